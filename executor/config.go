@@ -1,0 +1,81 @@
+package executor
+
+import "time"
+
+// TxEnd says how each request's transaction ends (db_tx_end).
+type TxEnd string
+
+// The db_tx_end values. The -allow-override forms let a request choose with
+// Prefer: tx=commit or tx=rollback.
+const (
+	TxCommit                TxEnd = "commit"
+	TxCommitAllowOverride   TxEnd = "commit-allow-override"
+	TxRollback              TxEnd = "rollback"
+	TxRollbackAllowOverride TxEnd = "rollback-allow-override"
+)
+
+// Valid reports whether t is one of the four db_tx_end values.
+func (t TxEnd) Valid() bool {
+	switch t {
+	case TxCommit, TxCommitAllowOverride, TxRollback, TxRollbackAllowOverride:
+		return true
+	}
+	return false
+}
+
+// OpenAPI modes (openapi_mode).
+const (
+	OpenAPIFollowPrivileges = "follow-privileges"
+	OpenAPIIgnorePrivileges = "ignore-privileges"
+	OpenAPIDisabled         = "disabled"
+)
+
+// Legacy-claims modes (db_legacy_claims).
+const (
+	LegacyClaimsAuto  = "auto"
+	LegacyClaimsTrue  = "true"
+	LegacyClaimsFalse = "false"
+)
+
+// Setting is one app_settings entry, set per request with set_config.
+type Setting struct {
+	Name  string
+	Value string
+}
+
+// Config is the executor's part of the handler configuration, with
+// defaults already applied.
+type Config struct {
+	// Schemas are db_schemas; the first is the default.
+	Schemas []string
+	// PreRequest is db_pre_request: a function name, optionally
+	// schema-qualified ("api.check_request").
+	PreRequest string
+	// ExtraSearchPath follows the request's schema in search_path.
+	ExtraSearchPath []string
+	// MaxRows caps every read (db_max_rows); 0 means no cap.
+	MaxRows int64
+	// PoolAcquisitionTimeout bounds the wait for a pool connection.
+	PoolAcquisitionTimeout time.Duration
+	// AggregatesEnabled allows count(), sum(), ... in select.
+	AggregatesEnabled bool
+	// PreparedStatements names and reuses statements per connection; off
+	// for PgBouncer in transaction mode.
+	PreparedStatements bool
+	// TxEnd is db_tx_end.
+	TxEnd TxEnd
+	// Channel is the LISTEN channel for schema reloads (db_channel).
+	Channel string
+	// ChannelEnabled turns the listener on (db_channel_enabled).
+	ChannelEnabled bool
+	// LegacyClaims is "auto", "true" or "false" (db_legacy_claims).
+	LegacyClaims string
+	// OpenAPIMode is openapi_mode.
+	OpenAPIMode string
+	// OpenAPIServerProxyURI is the server address the API description names.
+	OpenAPIServerProxyURI string
+	// AppSettings are set with set_config on every request, in this order.
+	AppSettings []Setting
+	// ServerTimingEnabled adds a Server-Timing header to responses.
+	ServerTimingEnabled bool
+}
