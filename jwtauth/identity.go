@@ -14,6 +14,11 @@ type Identity struct {
 	Role string
 	// Claims are the token's claims as decoded JSON (empty for anonymous
 	// requests). Executors read them for the legacy per-claim settings.
+	// Values are as encoding/json decodes them, except that numbers are
+	// json.Number (never float64), so large integers keep every digit. The
+	// resolved role is not inserted here (it is Role, and in ClaimsJSON).
+	// The map is shared by every request carrying the same token (it is
+	// cached): read it, never modify it.
 	Claims map[string]any
 	// ClaimsJSON is the value of request.jwt.claims: the claims with the
 	// resolved role set as "role". It is computed once per token and cached.
@@ -28,11 +33,15 @@ type Config struct {
 	// Secret is jwt_secret: an HMAC passphrase, a one-line JWK or JWKS, or
 	// "@path" naming a file holding any of these. Empty means no key.
 	Secret string
-	// SecretIsBase64 says the passphrase is base64 encoded.
+	// SecretIsBase64 says the passphrase is base64 encoded (standard or URL
+	// alphabet, padding optional). It does not apply to JWK or JWKS JSON.
 	SecretIsBase64 bool
-	// Audience, when set, must appear in the token's aud claim.
+	// Audience, when set, must be the token's aud claim or one of its
+	// members. A token without aud is accepted, as in RFC 7519 and PostgREST.
 	Audience string
-	// RoleClaimKey is the JSON path of the role claim (".role" by default).
+	// RoleClaimKey is the JSON path of the role claim (".role" by default),
+	// in PostgREST's syntax (.app_metadata.role, .roles[0], ."https://x/role")
+	// or RFC 9535's ($.app_metadata.role, $['https://x/role']).
 	RoleClaimKey string
 	// CacheMaxEntries bounds the verified-token cache; 0 disables it.
 	CacheMaxEntries int

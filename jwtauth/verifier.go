@@ -1,26 +1,244 @@
 package jwtauth
 
 import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
 	apierr "github.com/pgrest/caddy-pgrest/errors"
 )
 
-// Verifier authenticates requests with one configuration.
+// maxTokenBytes bounds the token decoded for an unauthenticated client.
+// Identity-provider tokens run to a few KiB even with many groups; refusing
+// anything longer before decoding caps the base64, JSON and signature work
+// one request can cost.
+const maxTokenBytes = 16 << 10
+
+// PGRST301 messages, worded as PostgREST words them.
+const (
+	msgEmptyToken   = "Empty JWT is sent in Authorization header"
+	msgBadCrypto    = "JWT cryptographic operation failed"
+	msgNoKey        = "No suitable key or wrong key type"
+	msgBadAlgorithm = "Wrong or unsupported encoding algorithm"
+)
+
+// Verifier authenticates requests with one configuration. It is safe for
+// concurrent use.
 type Verifier struct {
-	cfg Config
+	keys []*verifyKey
+	// kidKeys is true when some key has a kid; only then does a token's kid
+	// narrow the keys tried.
+	kidKeys  bool
+	audience string
+	anonRole string
+	rolePath rolePath
+	now      func() time.Time
+	cache    *tokenCache // nil when disabled
+	anon     Identity    // the identity of requests without a token
 }
 
-// New parses the configured keys and returns a Verifier.
+// New parses the configured keys and role claim path and returns a
+// Verifier. Its errors are configuration errors, meant to stop Provision.
 func New(cfg Config) (*Verifier, error) {
-	return &Verifier{cfg: cfg}, nil
+	keys, err := loadKeys(cfg.Secret, cfg.SecretIsBase64)
+	if err != nil {
+		return nil, err
+	}
+	roleKey := cfg.RoleClaimKey
+	if roleKey == "" {
+		roleKey = defaultRoleClaimKey
+	}
+	path, err := parseRolePath(roleKey)
+	if err != nil {
+		return nil, fmt.Errorf("parsing jwt_role_claim_key %q: %w", roleKey, err)
+	}
+	if cfg.CacheMaxEntries < 0 {
+		return nil, fmt.Errorf("checking jwt_cache_max_entries: %d is negative", cfg.CacheMaxEntries)
+	}
+	v := &Verifier{
+		keys:     keys,
+		audience: cfg.Audience,
+		anonRole: cfg.AnonRole,
+		rolePath: path,
+		now:      cfg.Now,
+	}
+	if v.now == nil {
+		v.now = time.Now
+	}
+	for _, k := range keys {
+		v.kidKeys = v.kidKeys || k.kid != ""
+	}
+	if cfg.CacheMaxEntries > 0 {
+		v.cache = newTokenCache(cfg.CacheMaxEntries)
+	}
+	if cfg.AnonRole != "" {
+		js, err := json.Marshal(map[string]string{"role": cfg.AnonRole})
+		if err != nil {
+			return nil, fmt.Errorf("encoding db_anon_role: %w", err)
+		}
+		v.anon = Identity{Role: cfg.AnonRole, Claims: map[string]any{}, ClaimsJSON: string(js)}
+	}
+	return v, nil
 }
 
-// Authenticate turns an Authorization header value into an Identity.
+// Authenticate turns an Authorization header value ("" when absent) into an
+// Identity. A header with a scheme other than Bearer is not a token and the
+// request runs as the anonymous role, as in PostgREST. The returned
+// Identity's Claims map is shared (with the cache) and must not be modified.
 func (v *Verifier) Authenticate(authorization string) (Identity, *apierr.Error) {
-	if authorization == "" {
-		if v.cfg.AnonRole == "" {
-			return Identity{}, apierr.JWTTokenRequired()
-		}
-		return Identity{Role: v.cfg.AnonRole, ClaimsJSON: `{"role":"` + v.cfg.AnonRole + `"}`}, nil
+	token, isBearer := bearerToken(authorization)
+	if !isBearer {
+		return v.anonymous()
 	}
-	return Identity{}, apierr.JWTDecode("JWT cryptographic operation failed", "")
+	if token == "" {
+		return Identity{}, apierr.JWTDecode(msgEmptyToken, "")
+	}
+	now := v.now()
+	if v.cache != nil {
+		if e, ok := v.cache.get(token); ok {
+			if err := e.times.check(now); err != nil {
+				v.cache.remove(token)
+				return Identity{}, err
+			}
+			return e.id, nil
+		}
+	}
+	if len(v.keys) == 0 {
+		return Identity{}, apierr.JWTSecretMissing()
+	}
+	if len(token) > maxTokenBytes {
+		return Identity{}, apierr.JWTDecode("JWT is longer than "+strconv.Itoa(maxTokenBytes)+" bytes", "")
+	}
+	if n := strings.Count(token, ".") + 1; n != 3 {
+		return Identity{}, apierr.JWTDecode("Expected 3 parts in JWT; got "+strconv.Itoa(n), "")
+	}
+	raw, aerr := v.verifySignature(token)
+	if aerr != nil {
+		return Identity{}, aerr
+	}
+	claims, aerr := decodeClaims(raw)
+	if aerr != nil {
+		return Identity{}, aerr
+	}
+	times, aerr := readTimeClaims(claims, now)
+	if aerr != nil {
+		return Identity{}, aerr
+	}
+	if aerr := checkAudience(claims, v.audience); aerr != nil {
+		return Identity{}, aerr
+	}
+	id, aerr := v.identify(claims)
+	if aerr != nil {
+		return Identity{}, aerr
+	}
+	if v.cache != nil {
+		v.cache.put(token, cacheEntry{id: id, times: times}, now)
+	}
+	return id, nil
 }
+
+// anonymous is the outcome of a request without a token.
+func (v *Verifier) anonymous() (Identity, *apierr.Error) {
+	if v.anonRole == "" {
+		return Identity{}, apierr.JWTTokenRequired()
+	}
+	return v.anon, nil
+}
+
+// bearerToken extracts the token of a Bearer header. isBearer is false for
+// an absent header or another scheme.
+func bearerToken(authorization string) (token string, isBearer bool) {
+	scheme, rest, _ := strings.Cut(authorization, " ")
+	if !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	return strings.Trim(rest, " "), true
+}
+
+// tokenHeader is the part of the JOSE header that picks keys.
+type tokenHeader struct {
+	Alg any `json:"alg"`
+	Kid any `json:"kid"`
+}
+
+// verifySignature finds the keys that may verify the token and returns the
+// payload of the first that does. Key choice looks at the header only to
+// narrow the keys (by kid and by the alg's key family); whether the alg is
+// acceptable is decided by each key's own algorithm list.
+func (v *Verifier) verifySignature(token string) ([]byte, *apierr.Error) {
+	alg, kid, ok := decodeHeader(token[:strings.IndexByte(token, '.')])
+	if !ok {
+		return nil, apierr.JWTDecode(msgBadCrypto, "")
+	}
+	family, supported := algFamily[alg]
+	if !supported {
+		return nil, apierr.JWTDecode(msgBadAlgorithm, "")
+	}
+	byKid := kid != "" && v.kidKeys
+	sawFamily, tried := false, false
+	for _, k := range v.keys {
+		if (byKid && k.kid != kid) || k.family != family {
+			continue
+		}
+		sawFamily = true
+		if !k.allows(alg) {
+			continue
+		}
+		tried = true
+		if raw, err := k.verify(token); err == nil {
+			return raw, nil
+		}
+	}
+	switch {
+	case tried:
+		return nil, apierr.JWTDecode(msgBadCrypto, "")
+	case sawFamily:
+		return nil, apierr.JWTDecode(msgBadAlgorithm, "")
+	default:
+		return nil, apierr.JWTDecode(msgNoKey, "")
+	}
+}
+
+// decodeHeader reads alg and kid. A kid that is not a string names no key
+// and is ignored; an alg that is not a string is returned as "", which no key
+// accepts.
+func decodeHeader(seg string) (alg, kid string, ok bool) {
+	b, err := base64.RawURLEncoding.DecodeString(seg)
+	if err != nil {
+		return "", "", false
+	}
+	var h tokenHeader
+	if err := json.Unmarshal(b, &h); err != nil {
+		return "", "", false
+	}
+	alg, _ = h.Alg.(string)
+	kid, _ = h.Kid.(string)
+	return alg, kid, true
+}
+
+// identify resolves the role and builds the Identity of verified claims.
+func (v *Verifier) identify(claims map[string]any) (Identity, *apierr.Error) {
+	role := v.anonRole
+	// A null role counts as absent, as null exp/nbf/iat do.
+	if val, found := v.rolePath.lookup(claims); found && val != nil {
+		s, isString := val.(string)
+		// An empty role would reach SET ROLE as "" and fail there, or worse;
+		// it is the token that is wrong.
+		if !isString || s == "" {
+			return Identity{}, apierr.JWTClaims(msgRoleNotString)
+		}
+		role = s
+	}
+	if role == "" {
+		return Identity{}, apierr.JWTTokenRequired()
+	}
+	js, err := claimsJSON(claims, role)
+	if err != nil {
+		return Identity{}, apierr.JWTClaims(msgClaimsParse)
+	}
+	return Identity{Role: role, Claims: claims, ClaimsJSON: js, Authenticated: role != v.anonRole}, nil
+}
+
