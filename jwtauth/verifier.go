@@ -241,4 +241,3 @@ func (v *Verifier) identify(claims map[string]any) (Identity, *apierr.Error) {
 	}
 	return Identity{Role: role, Claims: claims, ClaimsJSON: js, Authenticated: role != v.anonRole}, nil
 }
-
