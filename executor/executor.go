@@ -6,11 +6,19 @@ package executor
 
 import (
 	"context"
+	"errors"
 	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"go.uber.org/zap"
 
+	apierr "github.com/pgrest/caddy-pgrest/errors"
+	"github.com/pgrest/caddy-pgrest/executor/apirequest"
+	"github.com/pgrest/caddy-pgrest/executor/schema"
 	"github.com/pgrest/caddy-pgrest/jwtauth"
 )
 
@@ -19,6 +27,19 @@ type Executor struct {
 	cfg    Config
 	pool   *pgxpool.Pool
 	logger *zap.Logger
+
+	// cache is the current schema cache; nil until the first load.
+	cache atomic.Pointer[schema.Cache]
+	// cacheErr is why the cache is missing, for the requests that wait.
+	cacheErr atomic.Pointer[apierr.Error]
+	// generation counts schema cache loads; prepared statements from an
+	// older generation are dropped.
+	generation atomic.Uint64
+	// reloads asks the loader for a new cache.
+	reloads chan struct{}
+	// firstAttempt is closed once the first load has been tried.
+	firstAttempt     chan struct{}
+	firstAttemptOnce sync.Once
 }
 
 // New makes an Executor over pool, which the caller owns. It does not
@@ -27,17 +48,128 @@ func New(pool *pgxpool.Pool, cfg Config, logger *zap.Logger) (*Executor, error) 
 	if logger == nil {
 		logger = zap.NewNop()
 	}
-	return &Executor{cfg: cfg, pool: pool, logger: logger}, nil
+	if len(cfg.Schemas) == 0 {
+		return nil, errors.New("no schema to expose")
+	}
+	if cfg.PoolAcquisitionTimeout <= 0 {
+		cfg.PoolAcquisitionTimeout = 10 * time.Second
+	}
+	if cfg.TxEnd == "" {
+		cfg.TxEnd = TxCommit
+	}
+	return &Executor{
+		cfg:          cfg,
+		pool:         pool,
+		logger:       logger,
+		reloads:      make(chan struct{}, 1),
+		firstAttempt: make(chan struct{}),
+	}, nil
 }
 
-// Start begins the background work (schema cache loading, the reload
-// listener). It all ends when ctx is done.
-func (e *Executor) Start(ctx context.Context) {}
+// Start begins the background work: loading the schema cache (retrying
+// with backoff while the database is unreachable) and, when enabled,
+// listening for reload notifications. It all ends when ctx is done.
+func (e *Executor) Start(ctx context.Context) {
+	e.ReloadSchemaCache()
+	go e.cacheLoop(ctx)
+	if e.cfg.ChannelEnabled && e.cfg.Channel != "" {
+		go e.listen(ctx)
+	}
+}
 
-// ReloadSchemaCache rebuilds the schema cache in the background.
-func (e *Executor) ReloadSchemaCache() {}
+// ReloadSchemaCache asks for the schema cache to be rebuilt. The current
+// cache keeps serving until the new one is ready.
+func (e *Executor) ReloadSchemaCache() {
+	select {
+	case e.reloads <- struct{}{}:
+	default: // a reload is already pending
+	}
+}
 
 // Serve answers r as identity id.
 func (e *Executor) Serve(w http.ResponseWriter, r *http.Request, id jwtauth.Identity) {
-	w.WriteHeader(http.StatusNotImplemented)
+	req, aerr := apirequest.Parse(r, e.cfg.Schemas)
+	if aerr != nil {
+		apierr.Write(w, r, aerr)
+		return
+	}
+	cache, aerr := e.schemaCache(r.Context())
+	if aerr != nil {
+		apierr.Write(w, r, aerr)
+		return
+	}
+	out, err := e.handle(r, req, cache, id)
+	if err != nil {
+		apierr.Write(w, r, e.asAPIError(err, id))
+		return
+	}
+	out.write(w, r, e.profileHeader(req))
+}
+
+// handle routes the parsed request to its action.
+func (e *Executor) handle(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity) (*output, error) {
+	switch req.Action {
+	case apirequest.ActionInfo:
+		return e.options(req, cache)
+	case apirequest.ActionInspect:
+		if e.cfg.OpenAPIMode == OpenAPIDisabled {
+			return nil, apierr.OpenAPIDisabled()
+		}
+		return nil, apierr.NotImplemented("The API description at the root is not available yet")
+	case apirequest.ActionRead:
+		return e.read(r, req, cache, id)
+	case apirequest.ActionInvoke:
+		return e.invoke(r, req, cache, id)
+	default:
+		return nil, apierr.NotImplemented(req.Method + " on tables and views is not available yet")
+	}
+}
+
+// profileHeader is the Content-Profile response header: PostgREST names
+// the schema whenever more than one is exposed.
+func (e *Executor) profileHeader(req *apirequest.Request) string {
+	if len(e.cfg.Schemas) > 1 {
+		return req.Schema
+	}
+	return ""
+}
+
+// asAPIError turns any failure into the client's error.
+func (e *Executor) asAPIError(err error, id jwtauth.Identity) *apierr.Error {
+	var ae *apierr.Error
+	if errors.As(err, &ae) {
+		return ae
+	}
+	var connErr *pgconn.ConnectError
+	if errors.As(err, &connErr) {
+		return apierr.ConnectionError(connErr.Error())
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return apierr.FromDatabase(pgErr, id.Authenticated)
+	}
+	if errors.Is(err, context.Canceled) {
+		// The client went away; nobody reads this answer.
+		return apierr.ClientError("request canceled")
+	}
+	e.logger.Warn("database client error", zap.Error(err))
+	return apierr.ClientError(err.Error())
+}
+
+// acquire takes a pool connection within db_pool_acquisition_timeout.
+func (e *Executor) acquire(ctx context.Context) (*pgxpool.Conn, error) {
+	actx, cancel := context.WithTimeout(ctx, e.cfg.PoolAcquisitionTimeout)
+	defer cancel()
+	conn, err := e.pool.Acquire(actx)
+	if err == nil {
+		return conn, nil
+	}
+	var connErr *pgconn.ConnectError
+	if errors.As(err, &connErr) {
+		return nil, apierr.ConnectionError(connErr.Error())
+	}
+	if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+		return nil, apierr.AcquisitionTimeout()
+	}
+	return nil, err
 }

@@ -1,0 +1,194 @@
+// Package apirequest reads an HTTP request into an ApiRequest: what is
+// targeted (the API root, a relation or a function), which action, which
+// schema, the preferences and the body. It is pure: it looks at the
+// request only, never at the database or the schema cache.
+package apirequest
+
+import (
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+
+	apierr "github.com/pgrest/caddy-pgrest/errors"
+)
+
+// Target is what the path names.
+type Target int
+
+// Path targets.
+const (
+	TargetRoot     Target = iota // "/"
+	TargetRelation               // "/<table or view>"
+	TargetFunction               // "/rpc/<function>"
+)
+
+// Action is what the request asks of its target.
+type Action int
+
+// Actions, after PostgREST's ApiRequest.
+const (
+	ActionRead    Action = iota // GET or HEAD on a relation
+	ActionCreate                // POST on a relation
+	ActionUpdate                // PATCH
+	ActionUpsert                // PUT
+	ActionDelete                // DELETE
+	ActionInvoke                // GET, HEAD or POST on a function
+	ActionInspect               // GET or HEAD on the root
+	ActionInfo                  // OPTIONS
+)
+
+// Request is the parsed request.
+type Request struct {
+	Method string
+	Target Target
+	Action Action
+	// Name is the relation or function name (empty for the root).
+	Name string
+	// Path is the request path as PostgREST sets request.path.
+	Path string
+	// Schema is the schema the request runs in; ProfileGiven says whether
+	// an Accept-Profile/Content-Profile header chose it.
+	Schema       string
+	ProfileGiven bool
+	Preferences  Preferences
+	// Query is the decoded query string.
+	Query url.Values
+	// RawQuery is the undecoded query string, for parsers that need the
+	// parameters' order.
+	RawQuery string
+	// ContentType is the body's media type, lower case, without parameters.
+	ContentType string
+	Body        []byte
+}
+
+// Parse reads r. schemas are db_schemas, the first being the default.
+func Parse(r *http.Request, schemas []string) (*Request, *apierr.Error) {
+	req := &Request{Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery}
+	if err := req.route(r.URL.Path, r.Method); err != nil {
+		return nil, err
+	}
+	if err := req.chooseSchema(r, schemas); err != nil {
+		return nil, err
+	}
+	q, perr := url.ParseQuery(r.URL.RawQuery)
+	if perr != nil {
+		return nil, apierr.QueryParam("Invalid query string", perr.Error())
+	}
+	req.Query = q
+	prefs, err := ParsePreferences(r.Header.Values("Prefer"))
+	if err != nil {
+		return nil, err
+	}
+	req.Preferences = prefs
+	if hasBody(req.Action, r.Method) {
+		if err := req.readBody(r); err != nil {
+			return nil, err
+		}
+	}
+	return req, nil
+}
+
+// route reads the path and method into Target, Name and Action.
+func (req *Request) route(path, method string) *apierr.Error {
+	segments := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	switch {
+	case path == "/" || path == "":
+		req.Target = TargetRoot
+	case len(segments) == 1 && segments[0] != "":
+		req.Target, req.Name = TargetRelation, segments[0]
+	case len(segments) == 2 && segments[0] == "rpc" && segments[1] != "":
+		req.Target, req.Name = TargetFunction, segments[1]
+	default:
+		return apierr.InvalidResourcePath()
+	}
+	if method == http.MethodOptions {
+		req.Action = ActionInfo
+		return nil
+	}
+	switch req.Target {
+	case TargetRoot:
+		if method != http.MethodGet && method != http.MethodHead {
+			return apierr.UnsupportedMethod(method)
+		}
+		req.Action = ActionInspect
+	case TargetFunction:
+		switch method {
+		case http.MethodGet, http.MethodHead, http.MethodPost:
+			req.Action = ActionInvoke
+		case http.MethodPut, http.MethodPatch, http.MethodDelete:
+			return apierr.InvalidRPCMethod(method)
+		default:
+			return apierr.UnsupportedMethod(method)
+		}
+	case TargetRelation:
+		switch method {
+		case http.MethodGet, http.MethodHead:
+			req.Action = ActionRead
+		case http.MethodPost:
+			req.Action = ActionCreate
+		case http.MethodPatch:
+			req.Action = ActionUpdate
+		case http.MethodPut:
+			req.Action = ActionUpsert
+		case http.MethodDelete:
+			req.Action = ActionDelete
+		default:
+			return apierr.UnsupportedMethod(method)
+		}
+	}
+	return nil
+}
+
+// chooseSchema applies Accept-Profile (reads) or Content-Profile (writes).
+func (req *Request) chooseSchema(r *http.Request, schemas []string) *apierr.Error {
+	header := "Content-Profile"
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		header = "Accept-Profile"
+	}
+	req.Schema = schemas[0]
+	profile := r.Header.Get(header)
+	if profile == "" {
+		return nil
+	}
+	for _, s := range schemas {
+		if s == profile {
+			req.Schema, req.ProfileGiven = s, true
+			return nil
+		}
+	}
+	return apierr.UnacceptableSchema(profile, schemas)
+}
+
+// hasBody says whether the action reads a request body.
+func hasBody(a Action, method string) bool {
+	switch a {
+	case ActionCreate, ActionUpdate, ActionUpsert:
+		return true
+	case ActionInvoke:
+		return method == http.MethodPost
+	}
+	return false
+}
+
+func (req *Request) readBody(r *http.Request) *apierr.Error {
+	ct := r.Header.Get("Content-Type")
+	if ct == "" {
+		ct = "application/json"
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return apierr.UnsupportedContentType(ct)
+	}
+	req.ContentType = strings.ToLower(mt)
+	if r.Body == nil {
+		return nil
+	}
+	body, rerr := io.ReadAll(r.Body)
+	if rerr != nil {
+		return apierr.InvalidBody("Error reading the request body: " + rerr.Error())
+	}
+	req.Body = body
+	return nil
+}

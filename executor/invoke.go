@@ -1,0 +1,249 @@
+package executor
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+
+	apierr "github.com/pgrest/caddy-pgrest/errors"
+	"github.com/pgrest/caddy-pgrest/executor/apirequest"
+	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
+	"github.com/pgrest/caddy-pgrest/jwtauth"
+)
+
+// reservedParams are query parameters that are never function arguments.
+var reservedParams = map[string]bool{
+	"select": true, "columns": true, "order": true, "limit": true, "offset": true,
+	"on_conflict": true, "and": true, "or": true, "not.and": true, "not.or": true,
+}
+
+// invoke answers GET, HEAD and POST on /rpc/<function>.
+func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity) (*output, error) {
+	isPost := req.Method == http.MethodPost
+	args, keys, aerr := callArguments(req, isPost)
+	if aerr != nil {
+		return nil, aerr
+	}
+	fn, wholeBody, aerr := resolveFunction(cache, req, keys, isPost)
+	if aerr != nil {
+		return nil, aerr
+	}
+	call := sqlgen.Call{Function: fn, WholeBody: wholeBody, Args: args}
+	if wholeBody {
+		call.Args = req.Body
+		if len(bytes.TrimSpace(call.Args)) == 0 {
+			call.Args = []byte("{}")
+		}
+	} else {
+		for _, p := range fn.Params {
+			if contains(keys, p.Name) {
+				call.Given = append(call.Given, p)
+			}
+		}
+	}
+	readOnly := !isPost || fn.Volatility != 'v'
+	out, err := e.transact(r, req, cache, id, sqlgen.CallFunction(call), readOnly)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case fn.Returns.Shape == schema.ReturnsVoid:
+		out.status, out.noBody = http.StatusNoContent, true
+	case fn.Returns.Set:
+		out.contentRange = contentRange(0, out.pageTotal, out.total)
+	}
+	return out, nil
+}
+
+// callArguments reads the arguments: the JSON (or form) body of a POST,
+// the query string of a GET. keys are the argument names, sorted.
+func callArguments(req *apirequest.Request, isPost bool) (args []byte, keys []string, aerr *apierr.Error) {
+	if !isPost {
+		obj := map[string]any{}
+		for k, vs := range req.Query {
+			if reservedParams[k] || strings.Contains(k, ".") {
+				continue
+			}
+			if len(vs) == 1 {
+				obj[k] = vs[0]
+			} else {
+				obj[k] = vs
+			}
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		args, _ = json.Marshal(obj)
+		return args, keys, nil
+	}
+	switch req.ContentType {
+	case "application/json":
+		body := bytes.TrimSpace(req.Body)
+		if len(body) == 0 {
+			return []byte("{}"), nil, nil
+		}
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(body, &obj); err != nil {
+			if !json.Valid(body) {
+				return nil, nil, apierr.InvalidBody("Empty or invalid json")
+			}
+			// Valid JSON that is not an object can still go whole to a
+			// function with a single unnamed json parameter.
+			return body, nil, nil
+		}
+		for k := range obj {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		return body, keys, nil
+	case "application/x-www-form-urlencoded":
+		form, err := url.ParseQuery(string(req.Body))
+		if err != nil {
+			return nil, nil, apierr.InvalidBody("Invalid form body: " + err.Error())
+		}
+		obj := map[string]string{}
+		for k, vs := range form {
+			obj[k] = vs[len(vs)-1]
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		args, _ = json.Marshal(obj)
+		return args, keys, nil
+	}
+	return nil, nil, apierr.UnsupportedContentType(req.ContentType)
+}
+
+// resolveFunction picks the overload the request calls, as PostgREST
+// does: every required parameter given, nothing given that is not a
+// parameter; or, for a JSON POST, a single unnamed json/jsonb parameter
+// taking the whole body. wholeBody reports the latter.
+func resolveFunction(cache *schema.Cache, req *apirequest.Request, keys []string, isPost bool) (*schema.Function, bool, *apierr.Error) {
+	candidates := cache.FunctionsNamed(req.Schema, req.Name)
+	singleObject := req.Preferences.Params == "single-object"
+	var matches, wholeBody []*schema.Function
+	for _, f := range candidates {
+		switch {
+		case singleObject:
+			if len(f.Params) == 1 && isJSONType(f.Params[0].Type) {
+				wholeBody = append(wholeBody, f)
+			}
+		case paramsMatch(f, keys):
+			matches = append(matches, f)
+		case isPost && req.ContentType == "application/json" && len(f.Params) == 1 &&
+			f.Params[0].Name == "" && isJSONType(f.Params[0].Type):
+			wholeBody = append(wholeBody, f)
+		}
+	}
+	switch {
+	case len(matches) == 1:
+		return matches[0], false, nil
+	case len(matches) > 1:
+		return nil, false, ambiguous(matches)
+	case len(wholeBody) == 1:
+		return wholeBody[0], true, nil
+	case len(wholeBody) > 1:
+		return nil, false, ambiguous(wholeBody)
+	}
+	return nil, false, noFunction(cache, req, keys, candidates, isPost)
+}
+
+// paramsMatch: the given keys are exactly the required parameters plus
+// any of the optional ones.
+func paramsMatch(f *schema.Function, keys []string) bool {
+	names := make(map[string]bool, len(f.Params))
+	for _, p := range f.Params {
+		if p.Name == "" {
+			return false // unnamed parameters cannot be passed by name
+		}
+		names[p.Name] = true
+	}
+	for _, k := range keys {
+		if !names[k] {
+			return false
+		}
+	}
+	for _, p := range f.Params {
+		if !p.HasDefault && !contains(keys, p.Name) {
+			return false
+		}
+	}
+	return true
+}
+
+func isJSONType(t string) bool { return t == "json" || t == "jsonb" }
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// ambiguous is PGRST203 listing each candidate's signature.
+func ambiguous(fs []*schema.Function) *apierr.Error {
+	sigs := make([]string, len(fs))
+	for i, f := range fs {
+		params := make([]string, len(f.Params))
+		for j, p := range f.Params {
+			params[j] = p.Name + " => " + p.Type
+		}
+		sigs[i] = f.Schema + "." + f.Name + "(" + strings.Join(params, ", ") + ")"
+	}
+	return apierr.AmbiguousFunction(sigs)
+}
+
+// noFunction is PGRST202, with a hint at the closest function name or,
+// when the name exists, the closest parameter list.
+func noFunction(cache *schema.Cache, req *apirequest.Request, keys []string, candidates []*schema.Function, isPost bool) *apierr.Error {
+	searched := " without parameters"
+	if len(keys) == 1 {
+		searched = " with parameter " + keys[0]
+	} else if len(keys) > 1 {
+		searched = " with parameters " + strings.Join(keys, ", ")
+	}
+	if isPost && req.ContentType == "application/json" {
+		searched += " or with a single unnamed json/jsonb parameter"
+	}
+	hint := ""
+	if len(candidates) == 0 {
+		names := make([]string, 0, len(cache.Functions[req.Schema]))
+		for n := range cache.Functions[req.Schema] {
+			names = append(names, n)
+		}
+		if c := closest(req.Name, names); c != "" {
+			hint = "Perhaps you meant to call the function " + req.Schema + "." + c
+		}
+	} else {
+		lists := make([]string, 0, len(candidates))
+		for _, f := range candidates {
+			names := make([]string, 0, len(f.Params))
+			for _, p := range f.Params {
+				names = append(names, p.Name)
+			}
+			sort.Strings(names)
+			lists = append(lists, "("+strings.Join(names, ", ")+")")
+		}
+		if c := closestParams("("+strings.Join(keys, ", ")+")", lists); c != "" {
+			hint = "Perhaps you meant to call the function " + req.Schema + "." + req.Name + c
+		}
+	}
+	return apierr.NoFunction(req.Schema, req.Name, keys, searched, hint)
+}
+
+// closestParams picks the most similar parameter list; parameter names
+// are no secret, so any similarity will do, as in PostgREST.
+func closestParams(given string, lists []string) string {
+	sort.Strings(lists)
+	best, bestScore := "", -1.0
+	for _, l := range lists {
+		if s := similarity(given, l); s > bestScore {
+			best, bestScore = l, s
+		}
+	}
+	return best
+}

@@ -1,0 +1,130 @@
+package executor
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+
+	apierr "github.com/pgrest/caddy-pgrest/errors"
+	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
+)
+
+// output is a successful response, ready to write.
+type output struct {
+	status       int
+	contentType  string
+	body         []byte
+	noBody       bool
+	contentRange string
+	pageTotal    int64
+	total        *int64
+	headers      http.Header
+	// preferenceApplied lists the preferences honoured.
+	preferenceApplied []string
+	// gucStatus/gucHeaders are what the SQL set in response.status and
+	// response.headers; they win over the defaults.
+	gucStatus  int
+	gucHeaders http.Header
+}
+
+// resultOutput reads the main statement's standard columns, including the
+// response.headers and response.status settings (PGRST111, PGRST112).
+func resultOutput(res *txResult) (*output, error) {
+	if res == nil || len(res.rows) != 1 || len(res.rows[0]) <= sqlgen.ColResponseStatus {
+		return nil, errors.New("main statement returned no result row")
+	}
+	row := res.rows[0]
+	out := &output{status: http.StatusOK, contentType: "application/json; charset=utf-8", body: row[sqlgen.ColBody]}
+	if v := row[sqlgen.ColTotal]; v != nil {
+		n, err := strconv.ParseInt(string(v), 10, 64)
+		if err != nil {
+			return nil, err
+		}
+		out.total = &n
+	}
+	n, err := strconv.ParseInt(string(row[sqlgen.ColPageTotal]), 10, 64)
+	if err != nil {
+		return nil, err
+	}
+	out.pageTotal = n
+	if v := row[sqlgen.ColResponseHeaders]; v != nil {
+		h, aerr := parseGUCHeaders(v)
+		if aerr != nil {
+			return nil, aerr
+		}
+		out.gucHeaders = h
+	}
+	if v := row[sqlgen.ColResponseStatus]; v != nil {
+		s, err := strconv.Atoi(strings.TrimSpace(string(v)))
+		if err != nil || s < 100 || s > 599 {
+			return nil, apierr.GucStatus()
+		}
+		out.gucStatus = s
+	}
+	return out, nil
+}
+
+// parseGUCHeaders reads response.headers: a JSON array of objects with
+// one key and a string value each.
+func parseGUCHeaders(raw []byte) (http.Header, *apierr.Error) {
+	var items []map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if err := dec.Decode(&items); err != nil || dec.More() {
+		return nil, apierr.GucHeaders()
+	}
+	h := http.Header{}
+	for _, item := range items {
+		if len(item) != 1 {
+			return nil, apierr.GucHeaders()
+		}
+		for k, v := range item {
+			var s string
+			if err := json.Unmarshal(v, &s); err != nil || k == "" {
+				return nil, apierr.GucHeaders()
+			}
+			h.Add(k, s)
+		}
+	}
+	return h, nil
+}
+
+// write sends the response. profile, when set, is the Content-Profile.
+func (o *output) write(w http.ResponseWriter, r *http.Request, profile string) {
+	h := w.Header()
+	if o.contentType != "" && !o.noBody {
+		h.Set("Content-Type", o.contentType)
+	}
+	if o.contentRange != "" {
+		h.Set("Content-Range", o.contentRange)
+	}
+	if profile != "" {
+		h.Set("Content-Profile", profile)
+	}
+	if len(o.preferenceApplied) > 0 {
+		h.Set("Preference-Applied", strings.Join(o.preferenceApplied, ", "))
+	}
+	for k, vs := range o.headers {
+		h[k] = vs
+	}
+	for k, vs := range o.gucHeaders {
+		h[k] = vs
+	}
+	status := o.status
+	if o.gucStatus != 0 {
+		status = o.gucStatus
+	}
+	body := o.body
+	if o.noBody || status == http.StatusNoContent || status == http.StatusNotModified {
+		body = nil
+	}
+	if body != nil {
+		h.Set("Content-Length", strconv.Itoa(len(body)))
+	}
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead && body != nil {
+		_, _ = w.Write(body)
+	}
+}

@@ -1,0 +1,53 @@
+package executor
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"go.uber.org/zap"
+)
+
+// maxPreparedPerConn bounds the statements kept prepared on one
+// connection. Request shapes are few in practice; past this the set is
+// dropped and rebuilt, which costs one Parse per shape.
+const maxPreparedPerConn = 1000
+
+// statementSet records which statements are prepared on one connection.
+// A connection serves one request at a time, so it needs no lock.
+type statementSet struct {
+	generation uint64
+	names      map[string]struct{}
+}
+
+func (s *statementSet) has(name string) bool {
+	_, ok := s.names[name]
+	return ok
+}
+
+func (s *statementSet) add(name string) {
+	s.names[name] = struct{}{}
+}
+
+const preparedKey = "pgrest.prepared"
+
+// preparedOn returns the connection's statement set. After a schema cache
+// reload (a new generation) or when the set is full, the connection's
+// statements are deallocated first: a changed column type could otherwise
+// leave a statement whose parameter types no longer fit.
+func (e *Executor) preparedOn(ctx context.Context, pg *pgconn.PgConn) *statementSet {
+	gen := e.generation.Load()
+	s, _ := pg.CustomData()[preparedKey].(*statementSet)
+	if s != nil && s.generation == gen && len(s.names) < maxPreparedPerConn {
+		return s
+	}
+	if s != nil && len(s.names) > 0 {
+		// DEALLOCATE ALL also drops what a pre-request function prepared;
+		// that is the same trade PgBouncer's server_reset_query makes.
+		if _, err := pg.Exec(ctx, "DEALLOCATE ALL").ReadAll(); err != nil {
+			e.logger.Warn("deallocating prepared statements", zap.Error(err))
+		}
+	}
+	s = &statementSet{generation: gen, names: map[string]struct{}{}}
+	pg.CustomData()[preparedKey] = s
+	return s
+}

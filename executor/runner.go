@@ -1,0 +1,207 @@
+package executor
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
+)
+
+// txSpec is one request's transaction: the settings, the pre-request call
+// and the main statement, run in that order after BEGIN.
+type txSpec struct {
+	readOnly bool
+	// statements run in order; the last one is the main statement, whose
+	// rows are returned.
+	statements []sqlgen.Statement
+	// decided is true when commit-or-rollback is known before the main
+	// statement runs (reads): the end is then pipelined with the rest and
+	// the whole transaction takes one round trip.
+	decided bool
+	commit  bool
+}
+
+// txResult is what the main statement returned.
+type txResult struct {
+	rows [][][]byte
+	tag  pgconn.CommandTag
+}
+
+// txDecision looks at the main statement's result and says whether to
+// commit; an error rolls back and is returned to the client.
+type txDecision func(*txResult) (commit bool, err error)
+
+const (
+	beginReadWrite = "BEGIN ISOLATION LEVEL READ COMMITTED READ WRITE"
+	beginReadOnly  = "BEGIN ISOLATION LEVEL READ COMMITTED READ ONLY"
+)
+
+// run executes spec on pg. The statements are pipelined: BEGIN, every
+// statement and, when decided, COMMIT or ROLLBACK go in one round trip.
+// Otherwise decide is called with the main result and the end is sent in a
+// second round trip. Every error leaves the connection idle (rolled back)
+// or closed, never inside a transaction.
+func (e *Executor) run(ctx context.Context, pg *pgconn.PgConn, spec *txSpec, decide txDecision) (*txResult, error) {
+	res, err := e.pipeline(ctx, pg, spec)
+	if err != nil {
+		rollbackIfOpen(ctx, pg)
+		return nil, err
+	}
+	if spec.decided {
+		return res, nil
+	}
+	commit := true
+	if decide != nil {
+		commit, err = decide(res)
+	}
+	end := "ROLLBACK"
+	if commit && err == nil {
+		end = "COMMIT"
+	}
+	if _, endErr := pg.Exec(ctx, end).ReadAll(); endErr != nil {
+		rollbackIfOpen(ctx, pg)
+		if err == nil {
+			err = endErr
+		}
+	}
+	return res, err
+}
+
+// pipeline sends the transaction's statements and reads their results.
+func (e *Executor) pipeline(ctx context.Context, pg *pgconn.PgConn, spec *txSpec) (*txResult, error) {
+	var prepared *statementSet
+	if e.cfg.PreparedStatements {
+		prepared = e.preparedOn(ctx, pg)
+	}
+	p := pg.StartPipeline(ctx)
+
+	begin := beginReadWrite
+	if spec.readOnly {
+		begin = beginReadOnly
+	}
+	p.SendQueryParams(begin, nil, nil, nil, nil)
+
+	// Statements not yet prepared on this connection are prepared inside
+	// the pipeline, after set_config('role', ...) has run, so that Parse
+	// checks names as the request's role and not as the authenticator.
+	names := make([]string, len(spec.statements))
+	parses := make([]bool, len(spec.statements))
+	for i, st := range spec.statements {
+		if !e.cfg.PreparedStatements {
+			p.SendQueryParams(st.SQL, st.Args, nil, nil, nil)
+			continue
+		}
+		names[i] = statementName(st.SQL)
+		if !prepared.has(names[i]) {
+			p.SendPrepare(names[i], st.SQL, nil)
+			parses[i] = true
+		}
+		p.SendQueryPrepared(names[i], st.Args, nil, nil)
+	}
+	if spec.decided {
+		if spec.commit {
+			p.SendQueryParams("COMMIT", nil, nil, nil, nil)
+		} else {
+			p.SendQueryParams("ROLLBACK", nil, nil, nil, nil)
+		}
+	}
+	if err := p.Sync(); err != nil {
+		_ = p.Close()
+		return nil, err
+	}
+
+	res, err := readPipeline(p, spec, parses, names, prepared)
+	closeErr := p.Close()
+	if err != nil {
+		return nil, err
+	}
+	if closeErr != nil {
+		return nil, closeErr
+	}
+	return res, nil
+}
+
+// readPipeline reads the results in the order pipeline sent them.
+func readPipeline(p *pgconn.Pipeline, spec *txSpec, parses []bool, names []string, prepared *statementSet) (*txResult, error) {
+	if _, err := readResult(p, false); err != nil {
+		return nil, err
+	}
+	var res *txResult
+	last := len(spec.statements) - 1
+	for i := range spec.statements {
+		if parses[i] {
+			if _, err := p.GetResults(); err != nil {
+				return nil, err
+			}
+			prepared.add(names[i])
+		}
+		r, err := readResult(p, i == last)
+		if err != nil {
+			return nil, err
+		}
+		if i == last {
+			res = r
+		}
+	}
+	if spec.decided {
+		if _, err := readResult(p, false); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := p.GetResults(); err != nil { // the Sync
+		return nil, err
+	}
+	return res, nil
+}
+
+// readResult reads one statement's result, keeping its rows when keep.
+func readResult(p *pgconn.Pipeline, keep bool) (*txResult, error) {
+	out, err := p.GetResults()
+	if err != nil {
+		return nil, err
+	}
+	rr, ok := out.(*pgconn.ResultReader)
+	if !ok {
+		return nil, errors.New("pipeline: unexpected result")
+	}
+	res := &txResult{}
+	for rr.NextRow() {
+		if !keep {
+			continue
+		}
+		vals := rr.Values()
+		row := make([][]byte, len(vals))
+		for i, v := range vals {
+			if v != nil {
+				// The reader reuses its buffer for the next row.
+				row[i] = append(make([]byte, 0, len(v)), v...)
+			}
+		}
+		res.rows = append(res.rows, row)
+	}
+	res.tag, err = rr.Close()
+	return res, err
+}
+
+// rollbackIfOpen ends a transaction an error left open, so the connection
+// goes back to the pool idle. A connection that cannot be rolled back is
+// closed; the pool then discards it.
+func rollbackIfOpen(ctx context.Context, pg *pgconn.PgConn) {
+	if pg.IsClosed() || pg.TxStatus() == 'I' {
+		return
+	}
+	if _, err := pg.Exec(ctx, "ROLLBACK").ReadAll(); err != nil {
+		_ = pg.Close(context.Background())
+	}
+}
+
+// statementName is the prepared statement's name: a digest of its text,
+// so one request shape maps to one statement on every connection.
+func statementName(sql string) string {
+	sum := sha256.Sum256([]byte(sql))
+	return "pgrst_" + hex.EncodeToString(sum[:16])
+}

@@ -1,0 +1,112 @@
+package executor
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
+	"github.com/pgrest/caddy-pgrest/jwtauth"
+)
+
+// The settings statement switches the role and exposes the request to SQL
+// through transaction-local settings. Its text never changes, so it is
+// prepared once per connection; the variable part (app settings, legacy
+// per-claim settings) travels as one JSON object argument.
+const (
+	settingsSQL = `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true), ` +
+		`set_config('request.method', $3, true), set_config('request.path', $4, true), ` +
+		`set_config('request.headers', $5, true), set_config('request.cookies', $6, true), ` +
+		`set_config('search_path', $7, true), ` +
+		`(select count(set_config(s.key, s.value, true)) from json_each_text($8::json) s)`
+	// Before PostgreSQL 14 claims are one setting per claim, and
+	// request.jwt.claims is not set at all.
+	legacySettingsSQL = `select set_config('role', $1, true), ` +
+		`set_config('request.method', $2, true), set_config('request.path', $3, true), ` +
+		`set_config('request.headers', $4, true), set_config('request.cookies', $5, true), ` +
+		`set_config('search_path', $6, true), ` +
+		`(select count(set_config(s.key, s.value, true)) from json_each_text($7::json) s)`
+)
+
+// settingsStatement builds the settings statement for one request.
+func (e *Executor) settingsStatement(r *http.Request, id jwtauth.Identity, schema string, legacy bool) sqlgen.Statement {
+	role := []byte(id.Role)
+	method := []byte(r.Method)
+	path := []byte(r.URL.Path)
+	headers := headersJSON(r)
+	cookies := cookiesJSON(r)
+	searchPath := []byte(e.searchPath(schema))
+	extra := map[string]string{}
+	for _, s := range e.cfg.AppSettings {
+		extra[s.Name] = s.Value
+	}
+	if legacy {
+		for k, v := range legacyClaims(id) {
+			extra["request.jwt.claim."+k] = v
+		}
+		extraJSON, _ := json.Marshal(extra)
+		return sqlgen.Statement{SQL: legacySettingsSQL,
+			Args: [][]byte{role, method, path, headers, cookies, searchPath, extraJSON}}
+	}
+	extraJSON, _ := json.Marshal(extra)
+	return sqlgen.Statement{SQL: settingsSQL,
+		Args: [][]byte{role, []byte(id.ClaimsJSON), method, path, headers, cookies, searchPath, extraJSON}}
+}
+
+// searchPath is the request's schema followed by db_extra_search_path.
+func (e *Executor) searchPath(schema string) string {
+	parts := make([]string, 0, 1+len(e.cfg.ExtraSearchPath))
+	parts = append(parts, sqlgen.QuoteIdent(schema))
+	for _, s := range e.cfg.ExtraSearchPath {
+		parts = append(parts, sqlgen.QuoteIdent(s))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// headersJSON is request.headers: lower-case names, repeated headers
+// joined with ", ". Cookies are left to request.cookies, as in PostgREST.
+func headersJSON(r *http.Request) []byte {
+	m := make(map[string]string, len(r.Header)+1)
+	for k, vs := range r.Header {
+		name := strings.ToLower(k)
+		if name == "cookie" {
+			continue
+		}
+		m[name] = strings.Join(vs, ", ")
+	}
+	if r.Host != "" {
+		m["host"] = r.Host
+	}
+	b, _ := json.Marshal(m)
+	return b
+}
+
+// cookiesJSON is request.cookies: cookie name to value.
+func cookiesJSON(r *http.Request) []byte {
+	cookies := r.Cookies()
+	m := make(map[string]string, len(cookies))
+	for _, c := range cookies {
+		m[c.Name] = c.Value
+	}
+	b, _ := json.Marshal(m)
+	return b
+}
+
+// legacyClaims renders each claim as the text of its own setting: strings
+// as they are, anything else as JSON. The resolved role is always there.
+func legacyClaims(id jwtauth.Identity) map[string]string {
+	out := make(map[string]string, len(id.Claims)+1)
+	for k, v := range id.Claims {
+		if s, ok := v.(string); ok {
+			out[k] = s
+			continue
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			continue
+		}
+		out[k] = string(b)
+	}
+	out["role"] = id.Role
+	return out
+}

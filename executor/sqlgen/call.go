@@ -1,0 +1,77 @@
+package sqlgen
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pgrest/caddy-pgrest/executor/schema"
+)
+
+// Call is a planned function call.
+type Call struct {
+	Function *schema.Function
+	// Given are the parameters the request supplies, in declaration order;
+	// the others take their defaults.
+	Given []schema.Param
+	// WholeBody passes the request body as the function's single
+	// parameter (an unnamed json/jsonb one, or Prefer: params=single-object).
+	WholeBody bool
+	// Args is the JSON object holding the arguments (or, with WholeBody,
+	// the body itself).
+	Args []byte
+}
+
+// CallFunction builds the statement that calls c.Function and shapes its
+// result as PostgREST does: a set as a JSON array, a single composite as
+// an object, a scalar as its JSON value. Argument values travel in one
+// JSON argument and are converted to the parameter types by
+// json_to_record, so "1", 1 and [1] all reach an integer[] parameter the
+// way PostgreSQL casts them.
+func CallFunction(c Call) Statement {
+	f := c.Function
+	fn := QualifiedName(f.Schema, f.Name)
+	var from string
+	var args [][]byte
+	switch {
+	case c.WholeBody:
+		from = fmt.Sprintf("%s($1::%s)", fn, f.Params[0].Type)
+		args = [][]byte{c.Args}
+	case len(c.Given) == 0:
+		from = fn + "()"
+	default:
+		defs := make([]string, len(c.Given))
+		named := make([]string, len(c.Given))
+		for i, p := range c.Given {
+			defs[i] = QuoteIdent(p.Name) + " " + p.Type
+			variadic := ""
+			if p.Variadic {
+				variadic = "variadic "
+			}
+			named[i] = variadic + QuoteIdent(p.Name) + " := pgrst_args." + QuoteIdent(p.Name)
+		}
+		from = fmt.Sprintf("pg_catalog.json_to_record($1::json) as pgrst_args(%s), lateral %s(%s)",
+			strings.Join(defs, ", "), fn, strings.Join(named, ", "))
+		args = [][]byte{c.Args}
+	}
+
+	var inner, body string
+	switch f.Returns.Shape {
+	case schema.ReturnsComposite:
+		inner = "select pgrst_call.* from " + from + " pgrst_call"
+		body = "coalesce(pg_catalog.json_agg(_pgrst_t), '[]')"
+		if !f.Returns.Set {
+			body = "coalesce(pg_catalog.json_agg(_pgrst_t)->0, 'null')"
+		}
+	case schema.ReturnsVoid:
+		inner = "select from " + from + " pgrst_call"
+		body = "'null'"
+	default:
+		inner = "select pgrst_call.pgrst_scalar from " + from + " pgrst_call(pgrst_scalar)"
+		body = "coalesce(pg_catalog.json_agg(_pgrst_t.pgrst_scalar), '[]')"
+		if !f.Returns.Set {
+			body = "coalesce(pg_catalog.json_agg(_pgrst_t.pgrst_scalar)->0, 'null')"
+		}
+	}
+	cols := fmt.Sprintf(resultColumns, "null::bigint", body+"::text")
+	return Statement{SQL: "select " + cols + " from (" + inner + ") _pgrst_t", Args: args}
+}

@@ -1,0 +1,86 @@
+package executor
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/pgrest/caddy-pgrest/executor/apirequest"
+	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
+	"github.com/pgrest/caddy-pgrest/jwtauth"
+)
+
+// transact runs main in the request's transaction: settings, pre-request,
+// main. Read-only transactions end in the same round trip; others are
+// decided after the result is checked, so an error response never leaves
+// a write behind.
+func (e *Executor) transact(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity,
+	main sqlgen.Statement, readOnly bool) (*output, error) {
+	commit, applied := e.txOutcome(req.Preferences)
+	statements := make([]sqlgen.Statement, 0, 3)
+	statements = append(statements, e.settingsStatement(r, id, req.Schema, e.legacyClaims(cache)))
+	if e.cfg.PreRequest != "" {
+		statements = append(statements, sqlgen.Statement{SQL: "select " + preRequestCall(e.cfg.PreRequest) + "()"})
+	}
+	statements = append(statements, main)
+	spec := &txSpec{readOnly: readOnly, statements: statements, decided: readOnly, commit: commit}
+
+	conn, err := e.acquire(r.Context())
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Release()
+
+	var out *output
+	decide := func(res *txResult) (bool, error) {
+		var oerr error
+		out, oerr = resultOutput(res)
+		return commit && oerr == nil, oerr
+	}
+	res, err := e.run(r.Context(), conn.Conn().PgConn(), spec, decide)
+	if err != nil {
+		return nil, err
+	}
+	if out == nil { // decided up front: the check runs after the fact
+		if out, err = resultOutput(res); err != nil {
+			return nil, err
+		}
+	}
+	if applied != "" {
+		out.preferenceApplied = append(out.preferenceApplied, applied)
+	}
+	return out, nil
+}
+
+// legacyClaims says whether claims go one setting per claim.
+func (e *Executor) legacyClaims(cache *schema.Cache) bool {
+	switch e.cfg.LegacyClaims {
+	case LegacyClaimsTrue:
+		return true
+	case LegacyClaimsFalse:
+		return false
+	}
+	return cache.ServerVersionNum < 140000
+}
+
+// preRequestCall quotes db_pre_request, which may be schema-qualified.
+func preRequestCall(name string) string {
+	for i := 0; i < len(name); i++ {
+		if name[i] == '.' {
+			return sqlgen.QualifiedName(name[:i], name[i+1:])
+		}
+	}
+	return sqlgen.QuoteIdent(name)
+}
+
+// contentRange renders the Content-Range of a page starting at offset.
+func contentRange(offset, pageTotal int64, total *int64) string {
+	t := "*"
+	if total != nil {
+		t = strconv.FormatInt(*total, 10)
+	}
+	if pageTotal == 0 {
+		return "*/" + t
+	}
+	return strconv.FormatInt(offset, 10) + "-" + strconv.FormatInt(offset+pageTotal-1, 10) + "/" + t
+}
