@@ -1,0 +1,316 @@
+#!/usr/bin/env bash
+# pg.sh: throwaway PostgreSQL clusters for pgrest's tests and demo.
+#
+#   pg.sh ensure                 install PostgreSQL (apt-get) unless a server is found
+#   pg.sh start   DIR PORT       initdb DIR if needed, then start it on 127.0.0.1:PORT
+#   pg.sh stop    DIR            stop the cluster (no-op when it is not running)
+#   pg.sh status  DIR            pg_ctl status; exit 0 running, 3 stopped, 4 no cluster
+#   pg.sh psql    DIR PORT [ARGS...]   psql as the superuser over the unix socket
+#   pg.sh dsn     DIR PORT [DB]  print the superuser URL (TCP, password)
+#   pg.sh destroy DIR            stop the cluster and delete its files
+#
+# Who runs the server: PostgreSQL refuses to run as root. As a normal user the
+# server runs as that user. As root it runs as `postgres` (made by Debian's
+# package) or, when that user is absent, as a system user `pgrest` created here.
+#
+# Where the files live: the server user must be able to reach DIR, which it
+# cannot when DIR is under a private folder such as /root. Rather than loosen
+# the permissions of someone's folders, pg.sh then keeps the cluster in
+# /tmp/pgrest-<hash of DIR's absolute path> and makes DIR a symlink to it;
+# every subcommand follows that symlink, and `destroy` removes both.
+#
+# Authentication: `trust` on the unix socket (inside DIR, so only the server
+# user and root can reach it) and scram-sha-256 for TCP on 127.0.0.1, so tests
+# connect as login roles with real passwords, as pgrest does in production.
+# The superuser is always `postgres`; its random password is kept in
+# DIR/pgrest-superuser.pw and printed by `dsn`.
+set -euo pipefail
+
+prog=$(basename "$0")
+
+log() { echo "$prog: $*" >&2; }
+die() {
+	log "$*"
+	exit 1
+}
+
+usage() {
+	sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+is_root() { [ "$(id -u)" -eq 0 ]; }
+
+# find_bindir prints the bin folder of the newest PostgreSQL that has initdb,
+# looking in PATH, in pg_config --bindir and in Debian's /usr/lib/postgresql.
+find_bindir() {
+	local candidates=() d p best="" best_major=-1 major
+	if p=$(command -v initdb 2>/dev/null); then
+		candidates+=("$(dirname "$(readlink -f "$p")")")
+	fi
+	if command -v pg_config >/dev/null 2>&1 && d=$(pg_config --bindir 2>/dev/null); then
+		candidates+=("$d")
+	fi
+	for d in /usr/lib/postgresql/*/bin; do
+		candidates+=("$d")
+	done
+	for d in "${candidates[@]}"; do
+		[ -x "$d/initdb" ] && [ -x "$d/pg_ctl" ] && [ -x "$d/postgres" ] || continue
+		# "initdb (PostgreSQL) 15.18" -> 15; "9.6.24" -> 9; "17beta1" -> 17
+		major=$("$d/initdb" --version 2>/dev/null | awk '{print $3}' | sed 's/^\([0-9]*\).*/\1/')
+		[ -n "$major" ] || continue
+		if [ "$major" -gt "$best_major" ]; then
+			best=$d
+			best_major=$major
+		fi
+	done
+	[ -n "$best" ] || return 1
+	echo "$best"
+}
+
+bindir() {
+	find_bindir || die "no PostgreSQL server found (initdb); run: bash scripts/pg.sh ensure"
+}
+
+cmd_ensure() {
+	local d
+	if d=$(find_bindir); then
+		log "found $("$d/postgres" --version) in $d"
+		return 0
+	fi
+	is_root || die "PostgreSQL server not found; as root run: apt-get update && apt-get install -y postgresql"
+	log "PostgreSQL server not found; installing Debian's postgresql package"
+	log "running: apt-get update && apt-get install -y --no-install-recommends postgresql"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q
+	apt-get install -y -q --no-install-recommends postgresql
+	d=$(find_bindir) || die "apt-get installed postgresql but no initdb was found"
+	log "installed $("$d/postgres" --version) in $d"
+}
+
+# server_user prints the OS user that owns and runs a new cluster.
+server_user() {
+	if ! is_root; then
+		id -un
+		return
+	fi
+	if id postgres >/dev/null 2>&1; then
+		echo postgres
+		return
+	fi
+	if ! id pgrest >/dev/null 2>&1; then
+		log "creating system user pgrest to run PostgreSQL (it refuses to run as root)"
+		useradd --system --user-group --no-create-home --home-dir / \
+			--shell /usr/sbin/nologin pgrest
+	fi
+	echo pgrest
+}
+
+# as_user USER CMD... runs CMD as USER from /, so the server user never
+# needs access to the caller's working directory.
+as_user() {
+	local user=$1
+	shift
+	if [ "$(id -un)" = "$user" ]; then
+		(cd / && "$@")
+	elif is_root; then
+		(cd / && runuser -u "$user" -- "$@")
+	else
+		die "the cluster belongs to $user; run this as $user or as root"
+	fi
+}
+
+# can_reach USER DIR succeeds when USER can enter DIR (and so all of its parents).
+can_reach() {
+	! is_root || (cd / && runuser -u "$1" -- test -x "$2")
+}
+
+# data_dir DIR prints where the cluster of DIR lives: the target of the
+# symlink DIR, or DIR itself.
+data_dir() {
+	if [ -L "$1" ]; then
+		readlink "$1"
+	else
+		realpath -m -- "$1"
+	fi
+}
+
+# prepare_dir DIR USER creates the folder for a new cluster and prints its path.
+prepare_dir() {
+	local dir=$1 user=$2 abs parent data
+	if [ -L "$dir" ]; then
+		data=$(readlink "$dir")
+	else
+		abs=$(realpath -m -- "$dir")
+		parent=$(dirname "$abs")
+		mkdir -p "$parent"
+		if [ -d "$abs" ] && [ -n "$(ls -A "$abs")" ]; then
+			die "$abs exists, is not empty and holds no cluster"
+		fi
+		if can_reach "$user" "$parent"; then
+			data=$abs
+		else
+			[ ! -d "$abs" ] || rmdir "$abs"
+			data=/tmp/pgrest-$(printf '%s' "$abs" | sha256sum | cut -c1-16)
+			log "$user cannot reach $parent; keeping the cluster in $data (symlinked from $abs)"
+			ln -s "$data" "$abs"
+		fi
+	fi
+	mkdir -p "$data"
+	chmod 700 "$data"
+	is_root && chown "$user:" "$data"
+	echo "$data"
+}
+
+owner_of() { stat -c %U "$1"; }
+
+check_port() {
+	[[ "$1" =~ ^[0-9]+$ ]] && [ "$1" -gt 0 ] && [ "$1" -lt 65536 ] || die "bad port: $1"
+}
+
+init_cluster() {
+	local data=$1 user=$2 bin=$3 pwfile locale=C
+	locale -a 2>/dev/null | grep -qix 'c\.utf-\?8' && locale=C.UTF-8
+	pwfile=$data/pgrest-superuser.pw
+	# The password is written before initdb, which wants an empty folder, so
+	# it goes to a temporary file first.
+	local tmp
+	tmp=$(mktemp)
+	head -c 64 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | cut -c1-24 >"$tmp"
+	is_root && chown "$user:" "$tmp"
+	log "initdb $data (owner $user, superuser postgres, locale $locale)"
+	if ! as_user "$user" "$bin/initdb" -D "$data" -U postgres --pwfile="$tmp" \
+		--auth-local=trust --auth-host=scram-sha-256 \
+		--encoding=UTF8 --locale="$locale" --no-sync >"$tmp.log" 2>&1; then
+		cat "$tmp.log" >&2
+		rm -f "$tmp" "$tmp.log"
+		die "initdb failed"
+	fi
+	mv "$tmp" "$pwfile"
+	chmod 600 "$pwfile"
+	rm -f "$tmp.log"
+	# Durability is traded for speed: the cluster is thrown away after use.
+	cat >>"$data/postgresql.conf" <<EOF
+
+# --- pgrest throwaway cluster (scripts/pg.sh); the port is given at start ---
+listen_addresses = '127.0.0.1'
+unix_socket_directories = '$data'
+fsync = off
+synchronous_commit = off
+full_page_writes = off
+max_connections = 200
+shared_buffers = 128MB
+EOF
+	as_user "$user" mkdir -p "$data/log"
+}
+
+# running_port DATA prints the port of the running cluster, or fails.
+running_port() {
+	local data=$1
+	as_user "$(owner_of "$data")" "$(bindir)/pg_ctl" -D "$data" status >/dev/null 2>&1 || return 1
+	sed -n 4p "$data/postmaster.pid"
+}
+
+cmd_start() {
+	[ $# -eq 2 ] || usage
+	local dir=$1 port=$2 bin user data current
+	check_port "$port"
+	bin=$(bindir)
+	data=$(data_dir "$dir")
+	if [ -f "$data/PG_VERSION" ]; then
+		user=$(owner_of "$data")
+	else
+		user=$(server_user)
+		data=$(prepare_dir "$dir" "$user")
+		init_cluster "$data" "$user" "$bin"
+	fi
+	if current=$(running_port "$data"); then
+		[ "$current" = "$port" ] || die "$dir is already running on port $current, not $port"
+		log "$dir is already running on port $port"
+		return 0
+	fi
+	log "starting $("$bin/postgres" --version) on 127.0.0.1:$port as $user (log: $data/log/postgresql.log)"
+	if ! as_user "$user" "$bin/pg_ctl" -D "$data" -l "$data/log/postgresql.log" \
+		-o "-p $port" -w -t 60 start >/dev/null; then
+		tail -n 20 "$data/log/postgresql.log" >&2 || true
+		die "could not start the cluster in $dir on port $port"
+	fi
+}
+
+cmd_stop() {
+	[ $# -eq 1 ] || usage
+	local data
+	data=$(data_dir "$1")
+	if [ ! -f "$data/PG_VERSION" ]; then
+		log "no cluster in $1"
+		return 0
+	fi
+	if ! running_port "$data" >/dev/null; then
+		log "$1 is not running"
+		return 0
+	fi
+	as_user "$(owner_of "$data")" "$(bindir)/pg_ctl" -D "$data" -m fast -w -t 60 stop >/dev/null
+	log "stopped $1"
+}
+
+cmd_status() {
+	[ $# -eq 1 ] || usage
+	local data
+	data=$(data_dir "$1")
+	if [ ! -f "$data/PG_VERSION" ]; then
+		echo "no cluster in $1"
+		return 4
+	fi
+	as_user "$(owner_of "$data")" "$(bindir)/pg_ctl" -D "$data" status
+}
+
+cmd_psql() {
+	[ $# -ge 2 ] || usage
+	local dir=$1 port=$2 data
+	shift 2
+	check_port "$port"
+	data=$(data_dir "$dir")
+	[ -f "$data/PG_VERSION" ] || die "no cluster in $dir"
+	PGHOST=$data PGPORT=$port PGUSER=postgres PGDATABASE=postgres \
+		exec "$(bindir)/psql" -X -v ON_ERROR_STOP=1 "$@"
+}
+
+cmd_dsn() {
+	[ $# -ge 2 ] && [ $# -le 3 ] || usage
+	local data
+	check_port "$2"
+	data=$(data_dir "$1")
+	[ -f "$data/pgrest-superuser.pw" ] || die "no cluster in $1"
+	printf 'postgres://postgres:%s@127.0.0.1:%s/%s?sslmode=disable\n' \
+		"$(cat "$data/pgrest-superuser.pw")" "$2" "${3:-postgres}"
+}
+
+cmd_destroy() {
+	[ $# -eq 1 ] || usage
+	local dir=$1 data
+	data=$(data_dir "$dir")
+	if [ -f "$data/PG_VERSION" ]; then
+		cmd_stop "$dir"
+		rm -rf -- "$data"
+		log "removed the cluster in $data"
+	elif [ -d "$data" ] && [ -n "$(ls -A "$data")" ]; then
+		die "$data holds no cluster; not removing it"
+	else
+		rm -rf -- "$data"
+	fi
+	[ ! -L "$dir" ] || rm -f -- "$dir"
+}
+
+[ $# -ge 1 ] || usage
+sub=$1
+shift
+case "$sub" in
+ensure) cmd_ensure "$@" ;;
+start) cmd_start "$@" ;;
+stop) cmd_stop "$@" ;;
+status) cmd_status "$@" ;;
+psql) cmd_psql "$@" ;;
+dsn) cmd_dsn "$@" ;;
+destroy) cmd_destroy "$@" ;;
+*) usage ;;
+esac
