@@ -96,6 +96,10 @@ func (v *Verifier) Authenticate(authorization string) (Identity, *apierr.Error) 
 	if token == "" {
 		return Identity{}, apierr.JWTDecode(msgEmptyToken, "")
 	}
+	// Checked before the cache, so an oversized header is not even hashed.
+	if len(token) > maxTokenBytes {
+		return Identity{}, apierr.JWTDecode("JWT is longer than "+strconv.Itoa(maxTokenBytes)+" bytes", "")
+	}
 	now := v.now()
 	if v.cache != nil {
 		if e, ok := v.cache.get(token); ok {
@@ -108,9 +112,6 @@ func (v *Verifier) Authenticate(authorization string) (Identity, *apierr.Error) 
 	}
 	if len(v.keys) == 0 {
 		return Identity{}, apierr.JWTSecretMissing()
-	}
-	if len(token) > maxTokenBytes {
-		return Identity{}, apierr.JWTDecode("JWT is longer than "+strconv.Itoa(maxTokenBytes)+" bytes", "")
 	}
 	if n := strings.Count(token, ".") + 1; n != 3 {
 		return Identity{}, apierr.JWTDecode("Expected 3 parts in JWT; got "+strconv.Itoa(n), "")
