@@ -2,6 +2,7 @@ package jwtauth
 
 import (
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -78,10 +79,44 @@ func (k *verifyKey) allows(alg string) bool {
 // payload JSON, decoded later only for the key that verified it.
 func (k *verifyKey) verify(token string) ([]byte, error) {
 	var c rawClaims
-	if _, err := k.parser.ParseWithClaims(token, &c, k.keyFunc); err != nil {
-		return nil, err
+	_, err := k.parser.ParseWithClaims(token, &c, k.keyFunc)
+	if err == nil {
+		return c.raw, nil
 	}
-	return c.raw, nil
+	// golang-jwt decodes the payload as JSON before it checks the
+	// signature, so a signed payload that is not JSON would pass for a bad
+	// signature (PGRST301). PostgREST checks the signature first and then
+	// fails to parse the claims (PGRST303): check it here and hand the
+	// payload on for decodeClaims to refuse.
+	if errors.Is(err, jwt.ErrTokenMalformed) {
+		if raw, ok := k.verifyOpaque(token); ok {
+			return raw, nil
+		}
+	}
+	return nil, err
+}
+
+// verifyOpaque verifies the signature without reading the payload and
+// returns the payload's bytes.
+func (k *verifyKey) verifyOpaque(token string) ([]byte, bool) {
+	first, last := strings.IndexByte(token, '.'), strings.LastIndexByte(token, '.')
+	if first < 0 || first == last {
+		return nil, false
+	}
+	alg, _, ok := decodeHeader(token[:first])
+	if !ok || !k.allows(alg) {
+		return nil, false
+	}
+	method := jwt.GetSigningMethod(alg)
+	sig, err := base64.RawURLEncoding.DecodeString(token[last+1:])
+	if method == nil || err != nil || method.Verify(token[:last], sig, k.key) != nil {
+		return nil, false
+	}
+	payload, err := base64.RawURLEncoding.DecodeString(token[first+1 : last])
+	if err != nil {
+		return nil, false
+	}
+	return payload, true
 }
 
 // loadKeys turns jwt_secret into verification keys. An empty secret gives no
