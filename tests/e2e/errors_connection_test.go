@@ -1,0 +1,181 @@
+package e2e
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+)
+
+// errAuthDSN is authDSN changed by edit.
+func errAuthDSN(t *testing.T, edit func(u *url.URL)) string {
+	t.Helper()
+	u, err := url.Parse(authDSN)
+	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
+		t.Skipf("authDSN is not a URL: %v", err)
+	}
+	edit(u)
+	return u.String()
+}
+
+// A database that cannot be reached is 503 PGRST000 whose details say why.
+func TestErrorsConnectionFailuresAre503(t *testing.T) {
+	closedPort := freePort(t) // closed again once freePort returns
+	cases := []struct {
+		name    string
+		edit    func(u *url.URL)
+		details string
+	}{
+		{"a db_uri naming a closed port is 503 PGRST000",
+			func(u *url.URL) { u.Host = fmt.Sprintf("127.0.0.1:%d", closedPort) }, "connection refused"},
+		{"a db_uri naming a database that does not exist is 503 PGRST000",
+			func(u *url.URL) { u.Path = "/err_no_such_database" }, `database "err_no_such_database" does not exist`},
+		{"a db_uri with a wrong password is 503 PGRST000",
+			func(u *url.URL) { u.User = url.UserPassword("authenticator", "err-wrong-password") }, `password authentication failed for user "authenticator"`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := startServer(t, "db_uri "+errAuthDSN(t, c.edit), "db_pool_acquisition_timeout 3s")
+			requests := []struct{ method, path, body string }{
+				{http.MethodGet, "/err_items", ""},
+				{http.MethodPost, "/rpc/err_fn", "{}"},
+				{http.MethodGet, "/rpc/err_fn", ""},
+			}
+			for _, r := range requests {
+				start := time.Now()
+				res := s.errDo(t, r.method, r.path, r.body)
+				e := res.expectError(t, 503, "PGRST000")
+				if e["message"] != "Database connection error. Retrying the connection." {
+					t.Errorf("%s %s: message %q", r.method, r.path, e["message"])
+				}
+				if d, _ := e["details"].(string); !strings.Contains(d, c.details) {
+					t.Errorf("%s %s: details %q do not name the failure (%q)", r.method, r.path, d, c.details)
+				}
+				if took := time.Since(start); took > 3500*time.Millisecond {
+					t.Errorf("%s %s took %v", r.method, r.path, took)
+				}
+			}
+			res := s.errDo(t, http.MethodHead, "/err_items", "")
+			res.expectError(t, 503, "PGRST000")
+			if len(res.Body) != 0 {
+				t.Errorf("HEAD answered with a body: %q", res.Body)
+			}
+		})
+	}
+}
+
+// With every pool connection busy, a request waits
+// db_pool_acquisition_timeout and is then 504 PGRST003.
+func TestErrorsPoolExhaustionIs504(t *testing.T) {
+	s := startServer(t, "db_pool 1", "db_pool_acquisition_timeout 1s")
+	if res := s.errDo(t, http.MethodGet, "/err_items", ""); res.Status != 200 {
+		t.Fatalf("warm-up: %d %s", res.Status, res.Body)
+	}
+
+	type result struct {
+		res *response
+		err error
+	}
+	holder := make(chan result, 1)
+	go func() {
+		res, err := s.errTry(http.MethodPost, "/rpc/err_sleep", `{"seconds":3}`)
+		holder <- result{res, err}
+	}()
+	time.Sleep(300 * time.Millisecond) // let it take the only connection
+
+	t.Run("a request finding no free connection is 504 PGRST003 after the timeout", func(t *testing.T) {
+		for _, r := range []struct{ method, path, body string }{
+			{http.MethodGet, "/err_items", ""},
+			{http.MethodPost, "/rpc/err_fn", "{}"},
+		} {
+			start := time.Now()
+			res := s.errDo(t, r.method, r.path, r.body)
+			took := time.Since(start)
+			res.expectErrorBody(t, errWant{status: 504, code: "PGRST003",
+				message: "Timed out acquiring connection from connection pool."})
+			if took < 900*time.Millisecond || took > 1800*time.Millisecond {
+				t.Errorf("%s %s answered after %v, want about 1s", r.method, r.path, took)
+			}
+		}
+	})
+
+	t.Run("the request holding the connection completes", func(t *testing.T) {
+		h := <-holder
+		if h.err != nil {
+			t.Fatal(h.err)
+		}
+		if h.res.Status != 200 || string(h.res.Body) != "1" {
+			t.Fatalf("got %d %s", h.res.Status, h.res.Body)
+		}
+	})
+
+	t.Run("once the connection is free a request succeeds", func(t *testing.T) {
+		if res := s.errDo(t, http.MethodGet, "/err_items", ""); res.Status != 200 {
+			t.Fatalf("got %d %s", res.Status, res.Body)
+		}
+	})
+}
+
+// Connections killed under the server: the next request is answered
+// (a success or a 503, never a 500 or a hang) and the pool recovers.
+func TestErrorsTerminatedConnectionsRecover(t *testing.T) {
+	s := startServer(t)
+	terminate := func(t *testing.T) {
+		t.Helper()
+		if n := errCount(t, "select count(*) from pg_stat_activity where usename = 'authenticator'"); n == 0 {
+			t.Fatal("the server holds no connection to terminate")
+		}
+		sql(t, "select pg_terminate_backend(pid) from pg_stat_activity where usename = 'authenticator'")
+		// Wait until they are gone, so the next request meets dead connections.
+		for i := 0; i < 50 && errCount(t, "select count(*) from pg_stat_activity where usename = 'authenticator'") > 0; i++ {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	acceptable := func(t *testing.T, res *response) {
+		t.Helper()
+		t.Logf("answered %d %s", res.Status, res.Body)
+		switch res.Status {
+		case 200:
+		case 503:
+			e := res.Error(t)
+			switch e["code"] {
+			case "PGRST000", "PGRST001", "57P01":
+			default:
+				t.Errorf("503 with code %v: %s", e["code"], res.Body)
+			}
+			if ps := res.Header.Get("Proxy-Status"); ps != "pgrest; error="+e["code"].(string) {
+				t.Errorf("Proxy-Status %q", ps)
+			}
+		default:
+			t.Errorf("status %d after the connections were terminated: %s", res.Status, res.Body)
+		}
+	}
+	requests := []struct{ name, method, path, body string }{
+		{"a read", http.MethodGet, "/err_items", ""},
+		{"a read-write function call", http.MethodPost, "/rpc/err_fn", "{}"},
+	}
+	for _, r := range requests {
+		t.Run(r.name+" right after the termination is answered and the next one succeeds", func(t *testing.T) {
+			if res := s.errDo(t, r.method, r.path, r.body); res.Status != 200 {
+				t.Fatalf("before: %d %s", res.Status, res.Body)
+			}
+			terminate(t)
+			acceptable(t, s.errDo(t, r.method, r.path, r.body))
+			if res := s.errDo(t, r.method, r.path, r.body); res.Status != 200 {
+				t.Fatalf("the request after: %d %s", res.Status, res.Body)
+			}
+		})
+		t.Run(r.name+" a while after the termination succeeds", func(t *testing.T) {
+			if res := s.errDo(t, r.method, r.path, r.body); res.Status != 200 {
+				t.Fatalf("before: %d %s", res.Status, res.Body)
+			}
+			terminate(t)
+			time.Sleep(1200 * time.Millisecond) // past the pool's idle health-check threshold
+			if res := s.errDo(t, r.method, r.path, r.body); res.Status != 200 {
+				t.Fatalf("got %d %s", res.Status, res.Body)
+			}
+		})
+	}
+}
