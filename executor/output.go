@@ -81,8 +81,9 @@ func parseGUCHeaders(raw []byte) (http.Header, *apierr.Error) {
 			return nil, apierr.GucHeaders()
 		}
 		for k, v := range item {
+			// Unmarshal leaves s empty for null; only a string will do.
 			var s string
-			if err := json.Unmarshal(v, &s); err != nil || k == "" {
+			if err := json.Unmarshal(v, &s); err != nil || k == "" || !bytes.HasPrefix(bytes.TrimSpace(v), []byte(`"`)) {
 				return nil, apierr.GucHeaders()
 			}
 			h.Add(k, s)
