@@ -1,0 +1,504 @@
+package caddymodule
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"net/url"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"go.uber.org/zap"
+
+	apierr "github.com/pgrest/caddy-pgrest/errors"
+	"github.com/pgrest/caddy-pgrest/executor"
+	"github.com/pgrest/caddy-pgrest/jwtauth"
+)
+
+func init() {
+	caddy.RegisterModule(Handler{})
+}
+
+// Defaults, as in PostgREST.
+const (
+	defaultPool                   = 10
+	defaultPoolAcquisitionTimeout = caddy.Duration(10 * time.Second)
+	defaultChannel                = "pgrst"
+	defaultRoleClaimKey           = ".role"
+	defaultJWTCacheMaxEntries     = 1000
+	defaultExtraSearchPath        = "public"
+)
+
+// Handler serves a PostgreSQL database as a REST API compatible with
+// PostgREST. It is a terminal handler: it answers every request it is
+// given and never calls the next handler in the chain.
+//
+// The fields are PostgREST's configuration parameters with `-` replaced by
+// `_`. db_uri, jwt_secret, jwt_aud and the values of app_settings may hold
+// Caddy placeholders such as `{env.PGREST_JWT_SECRET}` or
+// `{file./run/secrets/jwt}`; they are resolved when the handler is
+// provisioned, so secrets never need to appear in the JSON config.
+type Handler struct {
+	// The PostgreSQL connection string of the authenticator role: a URI
+	// (`postgres://user:pw@host:5432/db`) or keyword/value pairs. Required.
+	DBURI string `json:"db_uri,omitempty"`
+
+	// The schemas exposed through the API. The first one is the default;
+	// clients pick another with the Accept-Profile and Content-Profile
+	// headers. At least one is required.
+	DBSchemas []string `json:"db_schemas,omitempty"`
+
+	// The role requests without a token run as. Empty disables anonymous
+	// access: such requests are refused with 401 PGRST302.
+	DBAnonRole string `json:"db_anon_role,omitempty"`
+
+	// A function, optionally schema-qualified, called after the role switch
+	// and before the main statement of every request.
+	DBPreRequest string `json:"db_pre_request,omitempty"`
+
+	// Schemas added to search_path after the request's schema. Default:
+	// `["public"]`; an empty list adds none.
+	DBExtraSearchPath []string `json:"db_extra_search_path,omitzero"`
+
+	// The most rows a read returns. 0 or absent means no cap.
+	DBMaxRows int64 `json:"db_max_rows,omitempty"`
+
+	// The most connections the pool opens. Default: 10.
+	DBPool int `json:"db_pool,omitempty"`
+
+	// How long a request waits for a pool connection before it is answered
+	// with 504 PGRST003. Default: 10s.
+	DBPoolAcquisitionTimeout caddy.Duration `json:"db_pool_acquisition_timeout,omitempty"`
+
+	// Allows aggregate functions (count(), sum(), ...) in select.
+	DBAggregatesEnabled bool `json:"db_aggregates_enabled,omitempty"`
+
+	// Prepares statements and reuses them per connection. Default: true;
+	// set it to false behind PgBouncer in transaction pooling mode.
+	DBPreparedStatements *bool `json:"db_prepared_statements,omitempty"`
+
+	// How each request's transaction ends: `commit` (default),
+	// `commit-allow-override`, `rollback` or `rollback-allow-override`. The
+	// -allow-override forms let a request choose with `Prefer: tx=...`.
+	DBTxEnd string `json:"db_tx_end,omitempty"`
+
+	// The channel listened on for schema cache reloads
+	// (`NOTIFY pgrst, 'reload schema'`). Default: `pgrst`.
+	DBChannel string `json:"db_channel,omitempty"`
+
+	// Listens on db_channel. Default: true.
+	DBChannelEnabled *bool `json:"db_channel_enabled,omitempty"`
+
+	// The key tokens are verified with: an HMAC passphrase (at least 32
+	// characters), a one-line JWK or JWKS, or `@path` naming a file that
+	// holds any of these. Empty means tokens are refused with 500 PGRST300.
+	JWTSecret string `json:"jwt_secret,omitempty"`
+
+	// Says jwt_secret is base64 encoded.
+	JWTSecretIsBase64 bool `json:"jwt_secret_is_base64,omitempty"`
+
+	// When set, a token's aud claim must contain this audience.
+	JWTAud string `json:"jwt_aud,omitempty"`
+
+	// The JSON path of the role claim inside the token's claims, such as
+	// `.role` (default) or `."https://example.com/claims".role`.
+	JWTRoleClaimKey string `json:"jwt_role_claim_key,omitempty"`
+
+	// How many verified tokens are cached. Default: 1000; 0 disables the
+	// cache.
+	JWTCacheMaxEntries *int `json:"jwt_cache_max_entries,omitempty"`
+
+	// How claims reach SQL: `auto` (default) sets request.jwt.claims on
+	// PostgreSQL 14 and later and one request.jwt.claim.<name> per claim
+	// before; `true` always uses the per-claim form, `false` never does.
+	DBLegacyClaims string `json:"db_legacy_claims,omitempty"`
+
+	// What the API root serves: `follow-privileges` (default) describes
+	// what the request's role may use, `ignore-privileges` describes
+	// everything, `disabled` answers 404 PGRST126.
+	OpenAPIMode string `json:"openapi_mode,omitempty"`
+
+	// The server address the API description names, such as
+	// `https://api.example.com/rest/v1`.
+	OpenAPIServerProxyURI string `json:"openapi_server_proxy_uri,omitempty"`
+
+	// Settings set with set_config in every request's transaction, by
+	// name, such as `"app.settings.jwt_secret": "{env.JWT_SECRET}"`. Names
+	// must be custom (dotted) settings outside request.* and response.*,
+	// which pgrest sets itself.
+	AppSettings map[string]string `json:"app_settings,omitempty"`
+
+	// Adds a Server-Timing header to responses.
+	ServerTimingEnabled bool `json:"server_timing_enabled,omitempty"`
+
+	logger   *zap.Logger
+	verifier *jwtauth.Verifier
+	executor *executor.Executor
+	pool     *sharedPool
+	poolKey  poolKey
+}
+
+// CaddyModule returns the Caddy module information.
+func (Handler) CaddyModule() caddy.ModuleInfo {
+	return caddy.ModuleInfo{
+		ID:  "http.handlers.pgrest",
+		New: func() caddy.Module { return new(Handler) },
+	}
+}
+
+// Provision applies defaults, resolves placeholders, builds the token
+// verifier, takes the shared pool and starts the executor.
+func (h *Handler) Provision(ctx caddy.Context) error {
+	h.logger = ctx.Logger()
+	h.applyDefaults()
+
+	// Caddy validates after provisioning; checking first means a bad config
+	// is refused before it takes a reference to a shared pool.
+	if err := h.Validate(); err != nil {
+		return err
+	}
+
+	repl := caddy.NewReplacer()
+	dbURI, err := resolveSecret(repl, "db_uri", h.DBURI)
+	if err != nil {
+		return err
+	}
+	secret, err := resolveSecret(repl, "jwt_secret", h.JWTSecret)
+	if err != nil {
+		return err
+	}
+	aud, err := resolveSecret(repl, "jwt_aud", h.JWTAud)
+	if err != nil {
+		return err
+	}
+	settings, err := h.appSettings(repl)
+	if err != nil {
+		return err
+	}
+
+	h.verifier, err = jwtauth.New(jwtauth.Config{
+		Secret:          secret,
+		SecretIsBase64:  h.JWTSecretIsBase64,
+		Audience:        aud,
+		RoleClaimKey:    h.JWTRoleClaimKey,
+		CacheMaxEntries: *h.JWTCacheMaxEntries,
+		AnonRole:        h.DBAnonRole,
+	})
+	if err != nil {
+		return fmt.Errorf("configuring token verification: %w", err)
+	}
+
+	pc := executor.PoolConfig{URI: dbURI, MaxConns: int32(h.DBPool)}
+	key := poolKeyFor(pc)
+	val, _, err := pools.LoadOrNew(key, func() (caddy.Destructor, error) {
+		// The pool outlives this config (the next config takes it over on
+		// reload), so it does not take the config's context; the usage
+		// pool's Destruct ends it.
+		p, err := executor.NewPool(context.Background(), pc)
+		if err != nil {
+			return nil, err
+		}
+		return &sharedPool{Pool: p}, nil
+	})
+	if err != nil {
+		return fmt.Errorf("creating connection pool: %w", err)
+	}
+	h.pool, h.poolKey = val.(*sharedPool), key
+
+	h.executor, err = executor.New(h.pool.Pool, executor.Config{
+		Schemas:                h.DBSchemas,
+		PreRequest:             h.DBPreRequest,
+		ExtraSearchPath:        h.DBExtraSearchPath,
+		MaxRows:                h.DBMaxRows,
+		PoolAcquisitionTimeout: time.Duration(h.DBPoolAcquisitionTimeout),
+		AggregatesEnabled:      h.DBAggregatesEnabled,
+		PreparedStatements:     *h.DBPreparedStatements,
+		TxEnd:                  executor.TxEnd(h.DBTxEnd),
+		Channel:                h.DBChannel,
+		ChannelEnabled:         *h.DBChannelEnabled,
+		LegacyClaims:           h.DBLegacyClaims,
+		OpenAPIMode:            h.OpenAPIMode,
+		OpenAPIServerProxyURI:  h.OpenAPIServerProxyURI,
+		AppSettings:            settings,
+		ServerTimingEnabled:    h.ServerTimingEnabled,
+	}, h.logger)
+	if err != nil {
+		return fmt.Errorf("creating executor: %w", err)
+	}
+	h.executor.Start(ctx)
+	watchReloadSignals(ctx, h.logger, h.executor.ReloadSchemaCache)
+	return nil
+}
+
+// applyDefaults fills in what the config leaves out.
+func (h *Handler) applyDefaults() {
+	if h.DBExtraSearchPath == nil {
+		h.DBExtraSearchPath = []string{defaultExtraSearchPath}
+	}
+	if h.DBPool == 0 {
+		h.DBPool = defaultPool
+	}
+	if h.DBPoolAcquisitionTimeout == 0 {
+		h.DBPoolAcquisitionTimeout = defaultPoolAcquisitionTimeout
+	}
+	if h.DBPreparedStatements == nil {
+		h.DBPreparedStatements = new(true)
+	}
+	if h.DBTxEnd == "" {
+		h.DBTxEnd = string(executor.TxCommit)
+	}
+	if h.DBChannel == "" {
+		h.DBChannel = defaultChannel
+	}
+	if h.DBChannelEnabled == nil {
+		h.DBChannelEnabled = new(true)
+	}
+	if h.JWTRoleClaimKey == "" {
+		h.JWTRoleClaimKey = defaultRoleClaimKey
+	}
+	if h.JWTCacheMaxEntries == nil {
+		h.JWTCacheMaxEntries = new(defaultJWTCacheMaxEntries)
+	}
+	if h.DBLegacyClaims == "" {
+		h.DBLegacyClaims = executor.LegacyClaimsAuto
+	}
+	if h.OpenAPIMode == "" {
+		h.OpenAPIMode = executor.OpenAPIFollowPrivileges
+	}
+}
+
+// Validate checks the configuration once defaults are applied. It only
+// looks at the fields; placeholders are resolved later, in Provision.
+func (h Handler) Validate() error {
+	if strings.TrimSpace(h.DBURI) == "" {
+		return fmt.Errorf("db_uri: required")
+	}
+	if len(h.DBSchemas) == 0 {
+		return fmt.Errorf("db_schemas: at least one schema is required")
+	}
+	if err := checkNames("db_schemas", h.DBSchemas); err != nil {
+		return err
+	}
+	if err := checkNames("db_extra_search_path", h.DBExtraSearchPath); err != nil {
+		return err
+	}
+	if h.DBMaxRows < 0 {
+		return fmt.Errorf("db_max_rows: must be 0 (no cap) or more, got %d", h.DBMaxRows)
+	}
+	if h.DBPool < 1 || h.DBPool > math.MaxInt32 {
+		return fmt.Errorf("db_pool: must be between 1 and %d, got %d", math.MaxInt32, h.DBPool)
+	}
+	if h.DBPoolAcquisitionTimeout <= 0 {
+		return fmt.Errorf("db_pool_acquisition_timeout: must be more than 0, got %s",
+			time.Duration(h.DBPoolAcquisitionTimeout))
+	}
+	if !executor.TxEnd(h.DBTxEnd).Valid() {
+		return fmt.Errorf("db_tx_end: must be one of %s, %s, %s, %s, got %q",
+			executor.TxCommit, executor.TxCommitAllowOverride,
+			executor.TxRollback, executor.TxRollbackAllowOverride, h.DBTxEnd)
+	}
+	if h.JWTCacheMaxEntries != nil && *h.JWTCacheMaxEntries < 0 {
+		return fmt.Errorf("jwt_cache_max_entries: must be 0 (no cache) or more, got %d", *h.JWTCacheMaxEntries)
+	}
+	switch h.DBLegacyClaims {
+	case executor.LegacyClaimsAuto, executor.LegacyClaimsTrue, executor.LegacyClaimsFalse:
+	default:
+		return fmt.Errorf("db_legacy_claims: must be one of %s, %s, %s, got %q",
+			executor.LegacyClaimsAuto, executor.LegacyClaimsTrue, executor.LegacyClaimsFalse, h.DBLegacyClaims)
+	}
+	switch h.OpenAPIMode {
+	case executor.OpenAPIFollowPrivileges, executor.OpenAPIIgnorePrivileges, executor.OpenAPIDisabled:
+	default:
+		return fmt.Errorf("openapi_mode: must be one of %s, %s, %s, got %q",
+			executor.OpenAPIFollowPrivileges, executor.OpenAPIIgnorePrivileges, executor.OpenAPIDisabled, h.OpenAPIMode)
+	}
+	if h.OpenAPIServerProxyURI != "" {
+		u, err := url.Parse(h.OpenAPIServerProxyURI)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("openapi_server_proxy_uri: must be an absolute http or https URL, got %q", h.OpenAPIServerProxyURI)
+		}
+	}
+	for name := range h.AppSettings {
+		if err := checkSettingName(name); err != nil {
+			return fmt.Errorf("app_settings: %w", err)
+		}
+	}
+	return nil
+}
+
+// checkNames refuses empty and repeated names in a list of schemas.
+func checkNames(field string, names []string) error {
+	for i, n := range names {
+		if strings.TrimSpace(n) == "" {
+			return fmt.Errorf("%s: name %d is empty", field, i+1)
+		}
+		if slices.Contains(names[:i], n) {
+			return fmt.Errorf("%s: %q is listed twice", field, n)
+		}
+	}
+	return nil
+}
+
+// checkSettingName accepts PostgreSQL custom setting names (two or more
+// dotted parts) that pgrest does not set itself.
+func checkSettingName(name string) error {
+	if name == "" || strings.HasPrefix(name, ".") || strings.HasSuffix(name, ".") || !strings.Contains(name, ".") {
+		return fmt.Errorf("setting name %q must have the form prefix.name, such as app.settings.name", name)
+	}
+	if strings.HasPrefix(name, "request.") || strings.HasPrefix(name, "response.") {
+		return fmt.Errorf("setting name %q is reserved: pgrest sets request.* and response.* itself", name)
+	}
+	return nil
+}
+
+// resolveSecret resolves the Caddy placeholders in a configuration value.
+// An inline JWK or JWKS is JSON whose braces are not placeholders, so it
+// is taken as it is. Unknown placeholders are errors rather than silently
+// emptied, so a typo such as {evn.SECRET} cannot become a key.
+func resolveSecret(repl *caddy.Replacer, field, raw string) (string, error) {
+	if raw == "" {
+		return "", nil
+	}
+	if t := strings.TrimSpace(raw); strings.HasPrefix(t, "{") && json.Valid([]byte(t)) {
+		return raw, nil
+	}
+	v, err := repl.ReplaceOrErr(raw, false, true)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", field, err)
+	}
+	if v == "" {
+		return "", fmt.Errorf("%s: %q resolved to an empty value; is the environment variable or file it names set?", field, raw)
+	}
+	return v, nil
+}
+
+// appSettings returns app_settings sorted by name, values resolved, so
+// every request sets them in the same order.
+func (h *Handler) appSettings(repl *caddy.Replacer) ([]executor.Setting, error) {
+	if len(h.AppSettings) == 0 {
+		return nil, nil
+	}
+	names := make([]string, 0, len(h.AppSettings))
+	for name := range h.AppSettings {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	out := make([]executor.Setting, 0, len(names))
+	for _, name := range names {
+		raw := h.AppSettings[name]
+		v, err := repl.ReplaceOrErr(raw, false, true)
+		if err != nil {
+			return nil, fmt.Errorf("app_settings: %s: %w", name, err)
+		}
+		out = append(out, executor.Setting{Name: name, Value: v})
+	}
+	return out, nil
+}
+
+// ServeHTTP authenticates the request and hands it to the executor. The
+// token is checked before any pool connection is taken. Contract errors are
+// written here, never returned to Caddy, whose error routes would replace
+// the JSON body.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.Handler) error {
+	id, aerr := h.verifier.Authenticate(r.Header.Get("Authorization"))
+	if aerr != nil {
+		if ce := h.logger.Check(zap.DebugLevel, "request not authenticated"); ce != nil {
+			ce.Write(zap.String("code", aerr.Code), zap.String("message", aerr.Message))
+		}
+		apierr.Write(w, r, aerr)
+		return nil
+	}
+	h.executor.Serve(w, r, id)
+	return nil
+}
+
+// Cleanup releases this handler's reference to the shared pool; the pool
+// closes when its last user is cleaned up. Caddy cancels the config's
+// context first, so the executor's background work has been told to stop.
+func (h *Handler) Cleanup() error {
+	if h.pool == nil {
+		return nil
+	}
+	h.pool = nil
+	if _, err := pools.Delete(h.poolKey); err != nil {
+		return fmt.Errorf("closing connection pool: %w", err)
+	}
+	return nil
+}
+
+// watchReloadSignals calls reload on each reload signal (SIGUSR1 where it
+// exists) until ctx is done. Caddy's own SIGUSR1 handling reloads the
+// config only when it was started with `caddy run --config`; this makes the
+// signal reload the schema cache however Caddy was started.
+func watchReloadSignals(ctx context.Context, logger *zap.Logger, reload func()) {
+	if len(reloadSignals) == 0 {
+		return
+	}
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, reloadSignals...)
+	go func() {
+		defer signal.Stop(ch)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case sig := <-ch:
+				logger.Info("reloading schema cache", zap.Stringer("signal", sig))
+				reload()
+			}
+		}
+	}()
+}
+
+// pools holds the connection pools shared by handlers with the same
+// PoolConfig, across handlers and across config reloads: Caddy provisions
+// the new config before it cleans up the old one, so the reference count
+// never drops to zero on a reload and the pool stays open.
+var pools = caddy.NewUsagePool()
+
+// poolKey identifies a pool: a digest of the PoolConfig, so the
+// connection string's password is not kept as a map key.
+type poolKey [sha256.Size]byte
+
+func poolKeyFor(pc executor.PoolConfig) poolKey {
+	h := sha256.New()
+	_ = binary.Write(h, binary.BigEndian, pc.MaxConns)
+	h.Write([]byte(pc.URI))
+	return poolKey(h.Sum(nil))
+}
+
+// sharedPool is a pool as the usage pool holds it.
+type sharedPool struct {
+	*pgxpool.Pool
+	closed atomic.Bool
+}
+
+// Destruct closes the pool once its last user is gone. It waits for
+// connections in use to be released.
+func (p *sharedPool) Destruct() error {
+	p.Pool.Close()
+	p.closed.Store(true)
+	return nil
+}
+
+// Interface guards
+var (
+	_ caddy.Provisioner           = (*Handler)(nil)
+	_ caddy.Validator             = (*Handler)(nil)
+	_ caddy.CleanerUpper          = (*Handler)(nil)
+	_ caddyhttp.MiddlewareHandler = (*Handler)(nil)
+	_ caddyfile.Unmarshaler       = (*Handler)(nil)
+	_ caddy.Destructor            = (*sharedPool)(nil)
+)
