@@ -208,6 +208,7 @@ func TestAuthItem4UndecodableInvalidOrBadClaimTokensAre401(t *testing.T) {
 	valid := token(t, jwt.MapClaims{"role": "auth_alice"})
 	parts := strings.Split(valid, ".")
 	otherRole := base64.RawURLEncoding.EncodeToString([]byte(`{"role":"auth_bob"}`))
+	authNotJSON := authHS256Raw(`{"alg":"HS256","typ":"JWT"}`, `role=auth_alice`)
 
 	t.Run("a token that cannot be decoded or is invalid gives 401 PGRST301", func(t *testing.T) {
 		for _, tc := range []struct {
@@ -223,6 +224,8 @@ func TestAuthItem4UndecodableInvalidOrBadClaimTokensAre401(t *testing.T) {
 			{"a payload changed after signing", "Bearer " + parts[0] + "." + otherRole + "." + parts[2],
 				"JWT cryptographic operation failed"},
 			{"a signature cut short", "Bearer " + valid[:len(valid)-4], "JWT cryptographic operation failed"},
+			{"a payload that is not JSON under a signature that does not match", "Bearer " + authNotJSON[:strings.LastIndexByte(authNotJSON, '.')+1] + parts[2],
+				"JWT cryptographic operation failed"},
 			{"an algorithm pgrest does not know", "Bearer " + authHS256Raw(`{"alg":"HS999","typ":"JWT"}`, `{"role":"auth_alice"}`),
 				"Wrong or unsupported encoding algorithm"},
 		} {
@@ -248,8 +251,7 @@ func TestAuthItem4UndecodableInvalidOrBadClaimTokensAre401(t *testing.T) {
 			{"an empty role claim", token(t, jwt.MapClaims{"role": ""}), "The JWT role claim must be a non-empty string"},
 			{"a payload that is JSON but not an object", authHS256Raw(`{"alg":"HS256","typ":"JWT"}`, `["auth_alice"]`),
 				"Parsing claims failed"},
-			{"a payload that is not JSON", authHS256Raw(`{"alg":"HS256","typ":"JWT"}`, `role=auth_alice`),
-				"Parsing claims failed"},
+			{"a correctly signed payload that is not JSON", authNotJSON, "Parsing claims failed"},
 		} {
 			t.Run(tc.name+" is refused", func(t *testing.T) {
 				res := s.get(t, "/rpc/auth_whoami", bearer(tc.token)...)
