@@ -117,10 +117,10 @@ func (req *Request) route(path, method string) *apierr.Error {
 		switch method {
 		case http.MethodGet, http.MethodHead, http.MethodPost:
 			req.Action = ActionInvoke
-		case http.MethodPut, http.MethodPatch, http.MethodDelete:
-			return apierr.InvalidRPCMethod(method)
 		default:
-			return apierr.UnsupportedMethod(method)
+			// Every other verb, known or not, is PGRST101 on a function,
+			// as the contract and PostgREST have it.
+			return apierr.InvalidRPCMethod(method)
 		}
 	case TargetRelation:
 		switch method {

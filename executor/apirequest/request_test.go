@@ -28,7 +28,7 @@ func TestRoute(t *testing.T) {
 		{"PATCH on a function is PGRST101", "PATCH", "/rpc/f", 0, 0, "", "PGRST101"},
 		{"DELETE on a function is PGRST101", "DELETE", "/rpc/f", 0, 0, "", "PGRST101"},
 		{"an unknown verb on a table is PGRST117", "TRACE", "/items", 0, 0, "", "PGRST117"},
-		{"an unknown verb on a function is PGRST117", "PROPFIND", "/rpc/f", 0, 0, "", "PGRST117"},
+		{"an unknown verb on a function is PGRST101", "PROPFIND", "/rpc/f", 0, 0, "", "PGRST101"},
 		{"POST on the root is PGRST117", "POST", "/", 0, 0, "", "PGRST117"},
 		{"three segments are PGRST125", "GET", "/a/b/c", 0, 0, "", "PGRST125"},
 		{"two segments not under rpc are PGRST125", "GET", "/a/b", 0, 0, "", "PGRST125"},
