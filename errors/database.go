@@ -56,8 +56,6 @@ func StatusForSQLState(code, message string, authenticated bool) int {
 		return http.StatusBadRequest
 	case "53400":
 		return http.StatusInternalServerError
-	case "57P01":
-		return http.StatusServiceUnavailable
 	case "P0001":
 		return http.StatusBadRequest
 	case "42883":

@@ -36,7 +36,7 @@ func TestStatusForSQLState(t *testing.T) {
 		{"54000", "", false, 500}, {"54001", "", false, 500},
 		{"55000", "", false, 500}, {"55P03", "", false, 500},
 		{"57000", "", false, 500}, {"57014", "", false, 500},
-		{"57P01", "", false, 503},
+		{"57P01", "", false, 500},
 		{"58000", "", false, 500},
 		{"F0000", "", false, 500},
 		{"HV000", "", false, 500},

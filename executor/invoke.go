@@ -194,6 +194,7 @@ func ambiguous(fs []*schema.Function) *apierr.Error {
 		}
 		sigs[i] = f.Schema + "." + f.Name + "(" + strings.Join(params, ", ") + ")"
 	}
+	sort.Strings(sigs) // the catalog's order varies between loads
 	return apierr.AmbiguousFunction(sigs)
 }
 

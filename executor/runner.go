@@ -128,7 +128,7 @@ func (e *Executor) pipeline(ctx context.Context, pg *pgconn.PgConn, spec *txSpec
 // readPipeline reads the results in the order pipeline sent them.
 func readPipeline(p *pgconn.Pipeline, spec *txSpec, parses []bool, names []string, prepared *statementSet) (*txResult, error) {
 	if _, err := readResult(p, false); err != nil {
-		return nil, err
+		return nil, &beginError{err}
 	}
 	var res *txResult
 	last := len(spec.statements) - 1
@@ -185,6 +185,21 @@ func readResult(p *pgconn.Pipeline, keep bool) (*txResult, error) {
 	}
 	res.tag, err = rr.Close()
 	return res, err
+}
+
+// beginError is a failure of BEGIN itself: nothing of the request ran, so
+// when the connection turned out dead (terminated by the server while idle
+// in the pool) the request may be retried on another one.
+type beginError struct{ err error }
+
+func (e *beginError) Error() string { return e.err.Error() }
+func (e *beginError) Unwrap() error { return e.err }
+
+// retryable says whether err left nothing done on a connection that is
+// now closed, so that running the request again is safe.
+func retryable(err error, pg *pgconn.PgConn) bool {
+	var be *beginError
+	return errors.As(err, &be) && pg.IsClosed()
 }
 
 // rollbackIfOpen ends a transaction an error left open, so the connection

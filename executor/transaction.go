@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 
@@ -8,6 +9,7 @@ import (
 	"github.com/pgrest/caddy-pgrest/executor/schema"
 	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
 	"github.com/pgrest/caddy-pgrest/jwtauth"
+	"go.uber.org/zap"
 )
 
 // transact runs main in the request's transaction: settings, pre-request,
@@ -25,19 +27,13 @@ func (e *Executor) transact(r *http.Request, req *apirequest.Request, cache *sch
 	statements = append(statements, main)
 	spec := &txSpec{readOnly: readOnly, statements: statements, decided: readOnly, commit: commit}
 
-	conn, err := e.acquire(r.Context())
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Release()
-
 	var out *output
 	decide := func(res *txResult) (bool, error) {
 		var oerr error
 		out, oerr = resultOutput(res)
 		return commit && oerr == nil, oerr
 	}
-	res, err := e.run(r.Context(), conn.Conn().PgConn(), spec, decide)
+	res, err := e.runOnPool(r.Context(), spec, decide)
 	if err != nil {
 		return nil, err
 	}
@@ -50,6 +46,29 @@ func (e *Executor) transact(r *http.Request, req *apirequest.Request, cache *sch
 		out.preferenceApplied = append(out.preferenceApplied, applied)
 	}
 	return out, nil
+}
+
+// runOnPool runs spec on a pool connection. A connection the server
+// closed while it sat idle fails at BEGIN; the pool's connections are then
+// renewed and the request runs once more, since nothing of it had run.
+func (e *Executor) runOnPool(ctx context.Context, spec *txSpec, decide txDecision) (*txResult, error) {
+	for attempt := 0; ; attempt++ {
+		conn, err := e.acquire(ctx)
+		if err != nil {
+			return nil, err
+		}
+		pg := conn.Conn().PgConn()
+		res, err := e.run(ctx, pg, spec, decide)
+		conn.Release()
+		if err != nil && attempt == 0 && retryable(err, pg) {
+			// A server that closed one idle connection (a restart,
+			// pg_terminate_backend) has usually closed them all.
+			e.logger.Info("connection closed by the server; retrying on a new one", zap.Error(err))
+			e.pool.Reset()
+			continue
+		}
+		return res, err
+	}
 }
 
 // legacyClaims says whether claims go one setting per claim.
