@@ -412,7 +412,14 @@ func (h *Handler) appSettings(repl *caddy.Replacer) ([]executor.Setting, error) 
 // written here, never returned to Caddy, whose error routes would replace
 // the JSON body.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.Handler) error {
+	var start time.Time
+	if h.ServerTimingEnabled {
+		start = time.Now()
+	}
 	id, aerr := h.verifier.Authenticate(r.Header.Get("Authorization"))
+	if h.ServerTimingEnabled {
+		r = executor.WithAuthDuration(r, time.Since(start))
+	}
 	if aerr != nil {
 		if ce := h.logger.Check(zap.DebugLevel, "request not authenticated"); ce != nil {
 			ce.Write(zap.String("code", aerr.Code), zap.String("message", aerr.Message))

@@ -88,6 +88,11 @@ func (e *Executor) ReloadSchemaCache() {
 
 // Serve answers r as identity id.
 func (e *Executor) Serve(w http.ResponseWriter, r *http.Request, id jwtauth.Identity) {
+	var timing *serverTiming
+	var mark time.Time
+	if e.cfg.ServerTimingEnabled {
+		timing, mark = &serverTiming{jwt: authDuration(r)}, time.Now()
+	}
 	req, aerr := apirequest.Parse(r, e.cfg.Schemas)
 	if aerr != nil {
 		apierr.Write(w, r, aerr)
@@ -98,10 +103,23 @@ func (e *Executor) Serve(w http.ResponseWriter, r *http.Request, id jwtauth.Iden
 		apierr.Write(w, r, aerr)
 		return
 	}
+	if timing != nil {
+		now := time.Now()
+		timing.parse, mark = now.Sub(mark), now
+	}
 	out, err := e.handle(r, req, cache, id)
 	if err != nil {
 		apierr.Write(w, r, e.asAPIError(err, id))
 		return
+	}
+	if timing != nil {
+		now := time.Now()
+		timing.transaction = out.txDuration
+		timing.plan = now.Sub(mark) - out.txDuration
+		mark = now
+		// The response phase is what remains: header writing and copying
+		// the body, measured up to the moment the header must be sent.
+		out.serverTiming = func() string { timing.response = time.Since(mark); return timing.header() }
 	}
 	out.write(w, r, e.profileHeader(req))
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
 	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
@@ -28,6 +29,10 @@ type output struct {
 	// response.headers; they win over the defaults.
 	gucStatus  int
 	gucHeaders http.Header
+	// txDuration is how long the transaction took; serverTiming, when
+	// set, renders the Server-Timing header.
+	txDuration   time.Duration
+	serverTiming func() string
 }
 
 // resultOutput reads the main statement's standard columns, including the
@@ -112,6 +117,9 @@ func (o *output) write(w http.ResponseWriter, r *http.Request, profile string) {
 	}
 	for k, vs := range o.gucHeaders {
 		h[k] = vs
+	}
+	if o.serverTiming != nil {
+		h.Set("Server-Timing", o.serverTiming())
 	}
 	status := o.status
 	if o.gucStatus != 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
 	"github.com/pgrest/caddy-pgrest/executor/schema"
@@ -33,15 +34,18 @@ func (e *Executor) transact(r *http.Request, req *apirequest.Request, cache *sch
 		out, oerr = resultOutput(res)
 		return commit && oerr == nil, oerr
 	}
+	start := time.Now()
 	res, err := e.runOnPool(r.Context(), spec, decide)
 	if err != nil {
 		return nil, err
 	}
+	txDuration := time.Since(start)
 	if out == nil { // decided up front: the check runs after the fact
 		if out, err = resultOutput(res); err != nil {
 			return nil, err
 		}
 	}
+	out.txDuration = txDuration
 	if applied != "" {
 		out.preferenceApplied = append(out.preferenceApplied, applied)
 	}
