@@ -32,9 +32,6 @@ type Executor struct {
 	cache atomic.Pointer[schema.Cache]
 	// cacheErr is why the cache is missing, for the requests that wait.
 	cacheErr atomic.Pointer[apierr.Error]
-	// generation counts schema cache loads; prepared statements from an
-	// older generation are dropped.
-	generation atomic.Uint64
 	// reloads asks the loader for a new cache.
 	reloads chan struct{}
 	// firstAttempt is closed once the first load has been tried.

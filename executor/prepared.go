@@ -2,6 +2,7 @@ package executor
 
 import (
 	"context"
+	"sync/atomic"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"go.uber.org/zap"
@@ -30,12 +31,20 @@ func (s *statementSet) add(name string) {
 
 const preparedKey = "pgrest.prepared"
 
+// schemaEpoch counts schema cache loads across every executor in the
+// process. Executors with different configurations may share a pool (the
+// same db_uri), and statement names are digests of their text, so the
+// statements on a connection belong to no single executor: a per-executor
+// counter would make two executors reset each other's statements on every
+// switch. A reload anywhere retires them all once.
+var schemaEpoch atomic.Uint64
+
 // preparedOn returns the connection's statement set. After a schema cache
 // reload (a new generation) or when the set is full, the connection's
 // statements are deallocated first: a changed column type could otherwise
 // leave a statement whose parameter types no longer fit.
 func (e *Executor) preparedOn(ctx context.Context, pg *pgconn.PgConn) *statementSet {
-	gen := e.generation.Load()
+	gen := schemaEpoch.Load()
 	s, _ := pg.CustomData()[preparedKey].(*statementSet)
 	if s != nil && s.generation == gen && len(s.names) < maxPreparedPerConn {
 		return s

@@ -64,7 +64,7 @@ func (e *Executor) loadSchemaCache(ctx context.Context) error {
 		return err
 	}
 	e.cache.Store(c)
-	e.generation.Add(1)
+	schemaEpoch.Add(1)
 	e.cacheErr.Store(nil)
 	e.logger.Info("schema cache loaded",
 		zap.Strings("schemas", e.cfg.Schemas),
