@@ -1,0 +1,145 @@
+package apirequest
+
+import (
+	"mime"
+	"sort"
+	"strconv"
+	"strings"
+
+	apierr "github.com/pgrest/caddy-pgrest/errors"
+)
+
+// MediaType is a response representation pgrest can produce.
+type MediaType int
+
+// Response media types, as PostgREST names them.
+const (
+	MediaJSON         MediaType = iota // application/json: an array of objects
+	MediaSingleObject                  // application/vnd.pgrst.object+json: exactly one object
+	MediaCSV                           // text/csv
+	MediaOpenAPI                       // application/openapi+json (the root)
+	MediaTextPlain                     // text/plain, from a function returning text
+	MediaOctetStream                   // application/octet-stream, from a function returning bytea
+	MediaXML                           // text/xml, from a function returning xml
+)
+
+// Representation is the negotiated response format.
+type Representation struct {
+	Media MediaType
+	// StripNulls drops null-valued keys (the nulls=stripped parameter).
+	StripNulls bool
+}
+
+// ContentType is the Content-Type header of the representation.
+func (r Representation) ContentType() string {
+	switch r.Media {
+	case MediaSingleObject:
+		if r.StripNulls {
+			return "application/vnd.pgrst.object+json; nulls=stripped; charset=utf-8"
+		}
+		return "application/vnd.pgrst.object+json; charset=utf-8"
+	case MediaCSV:
+		return "text/csv; charset=utf-8"
+	case MediaOpenAPI:
+		return "application/openapi+json; charset=utf-8"
+	case MediaTextPlain:
+		return "text/plain; charset=utf-8"
+	case MediaOctetStream:
+		return "application/octet-stream"
+	case MediaXML:
+		return "text/xml; charset=utf-8"
+	}
+	if r.StripNulls {
+		return "application/vnd.pgrst.array+json; nulls=stripped; charset=utf-8"
+	}
+	return "application/json; charset=utf-8"
+}
+
+// acceptItem is one media range of an Accept header.
+type acceptItem struct {
+	typ    string
+	params map[string]string
+	q      float64
+	order  int
+}
+
+// Negotiate picks the representation for an Accept header among offered,
+// in the client's order of preference (q values, then position). An
+// empty header or */* takes the first offered. Nothing acceptable is 406
+// PGRST107 naming what the client asked for.
+func Negotiate(accept string, offered []MediaType) (Representation, *apierr.Error) {
+	items := parseAccept(accept)
+	if len(items) == 0 {
+		return Representation{Media: offered[0]}, nil
+	}
+	for _, it := range items {
+		if it.q <= 0 {
+			continue
+		}
+		for _, m := range offered {
+			if rep, ok := matches(it, m); ok {
+				return rep, nil
+			}
+		}
+	}
+	names := make([]string, 0, len(items))
+	for _, it := range items {
+		names = append(names, it.typ)
+	}
+	return Representation{}, apierr.NotAcceptable(names)
+}
+
+// matches says whether the media range it accepts m.
+func matches(it acceptItem, m MediaType) (Representation, bool) {
+	strip := it.params["nulls"] == "stripped"
+	switch it.typ {
+	case "*/*":
+		return Representation{Media: m}, true
+	case "application/*":
+		return Representation{Media: m}, m == MediaJSON || m == MediaOpenAPI || m == MediaOctetStream
+	case "text/*":
+		return Representation{Media: m}, m == MediaCSV || m == MediaTextPlain || m == MediaXML
+	case "application/json":
+		return Representation{Media: MediaJSON}, m == MediaJSON
+	case "application/vnd.pgrst.array+json", "application/vnd.pgrst.array":
+		return Representation{Media: MediaJSON, StripNulls: strip}, m == MediaJSON
+	case "application/vnd.pgrst.object+json", "application/vnd.pgrst.object":
+		return Representation{Media: MediaSingleObject, StripNulls: strip}, m == MediaSingleObject
+	case "text/csv":
+		return Representation{Media: MediaCSV}, m == MediaCSV
+	case "application/openapi+json":
+		return Representation{Media: MediaOpenAPI}, m == MediaOpenAPI
+	case "text/plain":
+		return Representation{Media: MediaTextPlain}, m == MediaTextPlain
+	case "application/octet-stream":
+		return Representation{Media: MediaOctetStream}, m == MediaOctetStream
+	case "text/xml":
+		return Representation{Media: MediaXML}, m == MediaXML
+	}
+	return Representation{}, false
+}
+
+// parseAccept reads media ranges, sorted by q (stable on position).
+func parseAccept(accept string) []acceptItem {
+	var items []acceptItem
+	for i, part := range strings.Split(accept, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		typ, params, err := mime.ParseMediaType(part)
+		if err != nil {
+			// Keep the bare type so the 406 names what was asked.
+			typ, params = strings.ToLower(strings.TrimSpace(strings.Split(part, ";")[0])), map[string]string{}
+		}
+		q := 1.0
+		if v, ok := params["q"]; ok {
+			if f, err := strconv.ParseFloat(v, 64); err == nil {
+				q = f
+			}
+		}
+		items = append(items, acceptItem{typ: typ, params: params, q: q, order: i})
+	}
+	sort.SliceStable(items, func(a, b int) bool { return items[a].q > items[b].q })
+	return items
+}
