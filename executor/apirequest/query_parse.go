@@ -1,0 +1,321 @@
+package apirequest
+
+import (
+	"slices"
+	"strings"
+
+	apierr "github.com/pgrest/caddy-pgrest/errors"
+)
+
+// ParseQuery parses the query string of a request on a table or view, or
+// of a POST on a function: every parameter that is not reserved must be a
+// filter (key=op.value), anything else is PGRST100.
+//
+// rawQuery is the undecoded query string without its "?", as in
+// url.URL.RawQuery. Parameters are separated by & or ; and decoded one
+// component at a time, + as a space, as PostgREST (Wai) decodes them; a
+// parameter without "=" is ignored except where it hides a later select,
+// columns or on_conflict, as in PostgREST.
+//
+// Errors are reported in PostgREST's order: order, logic trees, columns,
+// select, filters, on_conflict, then the embed paths of limit/offset.
+func ParseQuery(rawQuery string) (*Query, *apierr.Error) {
+	return parseQuery(rawQuery, false)
+}
+
+// ParseRPCQuery parses the query string of a GET or HEAD on a function.
+// It differs from ParseQuery in one rule, PostgREST's: a non-reserved
+// parameter whose value does not begin with an operator is a function
+// argument (Query.RPCParams) rather than an error. A value that begins
+// with one (name=eq.x, or name=in.x which then fails to parse) is a
+// filter on the function's result. The argument's name is the key's last
+// field name (a.b=1 gives b).
+func ParseRPCQuery(rawQuery string) (*Query, *apierr.Error) {
+	return parseQuery(rawQuery, true)
+}
+
+// queryParam is one key=value of the query string, decoded.
+type queryParam struct {
+	key, value string
+	hasValue   bool
+}
+
+func parseQuery(rawQuery string, rpcRead bool) (*Query, *apierr.Error) {
+	params := splitQuery(rawQuery)
+	var valued []queryParam
+	for _, p := range params {
+		if p.hasValue {
+			valued = append(valued, p)
+		}
+	}
+	q := &Query{}
+
+	for _, p := range valued {
+		if !endingIn(p.key, "order") {
+			continue
+		}
+		tp, err := runParser(pTreePath, "failed to parse tree path ("+p.key+")", p.key)
+		if err != nil {
+			return nil, err.apiError()
+		}
+		terms, err := runParser(pOrder, "failed to parse order ("+p.value+")", p.value)
+		if err != nil {
+			return nil, err.apiError()
+		}
+		q.Order = append(q.Order, OrderSpec{EmbedPath: tp.path, Terms: terms})
+	}
+
+	for _, p := range valued {
+		if !endingIn(p.key, "and", "or") {
+			continue
+		}
+		tree, err := parseLogic(p)
+		if err != nil {
+			return nil, err.apiError()
+		}
+		q.Logic = append(q.Logic, tree)
+	}
+
+	if v, ok := lookupParam(params, "columns"); ok {
+		cols, err := runParser(pColumns, "failed to parse columns parameter ("+v+")", v)
+		if err != nil {
+			return nil, err.apiError()
+		}
+		q.Columns = uniq(cols)
+	}
+
+	sel, ok := lookupParam(params, "select")
+	if !ok {
+		sel = "*"
+	}
+	items, err := runParser(pFieldForest, "failed to parse select parameter ("+sel+")", sel)
+	if err != nil {
+		return nil, err.apiError()
+	}
+	if items == nil {
+		items = []SelectItem{}
+	}
+	q.Select = items
+
+	for _, p := range valued {
+		if !isFilter(p.key) {
+			continue
+		}
+		tp, err := runParser(pTreePath, "failed to parse tree path ("+p.key+")", p.key)
+		if err != nil {
+			return nil, err.apiError()
+		}
+		expr := pFilterOpExpr
+		if rpcRead {
+			expr = pRPCOpExpr(p.value)
+		}
+		op, err := runParser(expr, "failed to parse filter ("+p.value+")", p.value)
+		if err != nil {
+			return nil, err.apiError()
+		}
+		if op.noOp {
+			q.RPCParams = append(q.RPCParams, Param{Name: tp.field.Name, Value: op.value})
+			continue
+		}
+		q.Filters = append(q.Filters, op.filter(tp.path, tp.field))
+	}
+
+	if v, ok := lookupParam(params, "on_conflict"); ok {
+		cols, err := runParser(pColumns, "failed to parse on_conflict parameter ("+v+")", v)
+		if err != nil {
+			return nil, err.apiError()
+		}
+		q.OnConflict = cols
+	}
+
+	ranges, err := queryRanges(valued)
+	if err != nil {
+		return nil, err.apiError()
+	}
+	q.Ranges = ranges
+	return q, nil
+}
+
+func (e *qpError) apiError() *apierr.Error { return apierr.QueryParam(e.message, e.details) }
+
+// parseLogic reads an and/or parameter. The key's last name is the
+// operator, a "not" anywhere in it negates, the other names are the embed
+// path; the operator is then prefixed to the value so that or=(...) reads
+// as or(...), as PostgREST does. Error positions count from that prefix.
+func parseLogic(p queryParam) (LogicTree, *qpError) {
+	path, err := runParser(sepBy1(pFieldName, pDelimiter), "failed to parse logic path ("+p.key+")", p.key)
+	if err != nil {
+		return LogicTree{}, err
+	}
+	op := path[len(path)-1]
+	var embed []string
+	for _, name := range path[:len(path)-1] {
+		if name != "not" {
+			embed = append(embed, name)
+		}
+	}
+	if slices.Contains(path, "not") {
+		op = "not." + op
+	}
+	node, err := runParser(pLogicTree, "failed to parse logic tree ("+p.value+")", op+p.value)
+	if err != nil {
+		return LogicTree{}, err
+	}
+	tree := node.Tree
+	if tree == nil {
+		// or=.eq.1 reads as the filter "or".eq.1; a one-filter tree
+		// means the same.
+		tree = &LogicTree{Op: "and", Children: []LogicNode{node}}
+	}
+	tree.EmbedPath = embed
+	return *tree, nil
+}
+
+// queryRanges reads limit and offset, per level, as PostgREST does: a
+// value that is not an integer leaves its side unbounded, the last of
+// repeated keys wins, and a level with both has offset..offset+limit-1,
+// where a limit that did not parse counts as 0.
+func queryRanges(valued []queryParam) (map[string]Range, *qpError) {
+	type entry struct {
+		limit, offset *bounds
+	}
+	var keys []string
+	entries := map[string]*entry{}
+	get := func(k string) *entry {
+		e, ok := entries[k]
+		if !ok {
+			e = &entry{}
+			entries[k] = e
+			keys = append(keys, k)
+		}
+		return e
+	}
+	for _, p := range valued {
+		switch {
+		case endingIn(p.key, "limit"):
+			b := allBounds()
+			if n, ok := readInteger(p.value); ok {
+				b = bounds{lo: 0, hi: satAdd(n, -1), bounded: true}
+			}
+			get(p.key).limit = &b
+		case endingIn(p.key, "offset"):
+			b := allBounds()
+			if n, ok := readInteger(p.value); ok {
+				b = bounds{lo: n}
+			}
+			get(strings.TrimSuffix(p.key, "offset") + "limit").offset = &b
+		}
+	}
+	if len(keys) == 0 {
+		return nil, nil
+	}
+	ranges := make(map[string]Range, len(keys))
+	for _, k := range keys {
+		tp, err := runParser(pTreePath, "failed to parse tree path ("+k+")", k)
+		if err != nil {
+			return nil, err
+		}
+		e := entries[k]
+		var b bounds
+		switch {
+		case e.offset == nil:
+			b = *e.limit
+		case e.limit == nil:
+			b = *e.offset
+		default:
+			b = bounds{lo: e.offset.lo, hi: satAdd(e.offset.lo, satAdd(e.limit.count(), -1)), bounded: true}
+		}
+		ranges[strings.Join(tp.path, ".")] = b.toRange()
+	}
+	return ranges, nil
+}
+
+// endingIn says whether the key's last dot-separated word is one of words.
+func endingIn(key string, words ...string) bool {
+	return slices.Contains(words, key[strings.LastIndexByte(key, '.')+1:])
+}
+
+// isFilter says whether a parameter is a filter (or, for GET on a
+// function, possibly an argument): not reserved at any level.
+func isFilter(key string) bool {
+	if key == "select" || key == "columns" || key == "on_conflict" {
+		return false
+	}
+	return !endingIn(key, "order", "limit", "offset", "and", "or")
+}
+
+// lookupParam finds the first parameter named key; a first occurrence
+// without "=" counts as absent, as in PostgREST.
+func lookupParam(params []queryParam, key string) (string, bool) {
+	for _, p := range params {
+		if p.key == key {
+			return p.value, p.hasValue
+		}
+	}
+	return "", false
+}
+
+func uniq(names []string) []string {
+	out := make([]string, 0, len(names))
+	for _, n := range names {
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// splitQuery splits and decodes a raw query string the way Wai's
+// parseQueryReplacePlus does: & and ; separate parameters, the first =
+// separates key from value, + is a space, %XX a byte, and a % not
+// followed by two hex digits stays as it is.
+func splitQuery(raw string) []queryParam {
+	var out []queryParam
+	for raw != "" {
+		part := raw
+		if i := strings.IndexAny(raw, "&;"); i >= 0 {
+			part, raw = raw[:i], raw[i+1:]
+		} else {
+			raw = ""
+		}
+		k, v, has := strings.Cut(part, "=")
+		out = append(out, queryParam{key: urlDecode(k), value: urlDecode(v), hasValue: has})
+	}
+	return out
+}
+
+// urlDecode decodes one component. Invalid UTF-8 becomes U+FFFD, byte by
+// byte, so every later stage sees valid text.
+func urlDecode(s string) string {
+	if !strings.ContainsAny(s, "+%") {
+		return string([]rune(s))
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '+':
+			b = append(b, ' ')
+		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			b = append(b, unhex(s[i+1])<<4|unhex(s[i+2]))
+			i += 2
+		default:
+			b = append(b, c)
+		}
+	}
+	return string([]rune(string(b)))
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c <= 'F':
+		return c - 'A' + 10
+	}
+	return c - 'a' + 10
+}

@@ -1,0 +1,577 @@
+package apirequest
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// A small parser-combinator engine that follows Parsec's rules: a parser
+// either consumed input or not, an alternative is tried only when the
+// previous one failed without consuming, and errors carry a position and a
+// list of messages that merge the way Parsec merges them. PostgREST's query
+// grammar is written with Parsec and clients see Parsec's error text in
+// PGRST100 responses, so reproducing those rules reproduces the messages.
+
+// srcPos is a Parsec source position: line and column, both from 1.
+type srcPos struct{ line, col int }
+
+func (a srcPos) cmp(b srcPos) int {
+	if a.line != b.line {
+		return a.line - b.line
+	}
+	return a.col - b.col
+}
+
+// advance moves the position over c the way Parsec's updatePosChar does.
+func (a srcPos) advance(c rune) srcPos {
+	switch c {
+	case '\n':
+		return srcPos{a.line + 1, 1}
+	case '\t':
+		return srcPos{a.line, a.col + 8 - (a.col-1)%8}
+	}
+	return srcPos{a.line, a.col + 1}
+}
+
+// msgKind orders messages as Parsec's Message constructors do.
+type msgKind uint8
+
+const (
+	sysUnExpect msgKind = iota
+	unExpect
+	expect
+	message
+)
+
+type msg struct {
+	kind msgKind
+	text string
+}
+
+// perr is a Parsec ParseError. No messages means "unknown error".
+type perr struct {
+	pos  srcPos
+	msgs []msg
+}
+
+func (e perr) unknown() bool { return len(e.msgs) == 0 }
+
+// mergeErr is Parsec's mergeError: a meaningful error beats an empty one,
+// the further position wins, equal positions pool their messages.
+func mergeErr(e1, e2 perr) perr {
+	switch {
+	case e2.unknown() && !e1.unknown():
+		return e1
+	case e1.unknown() && !e2.unknown():
+		return e2
+	}
+	switch c := e1.pos.cmp(e2.pos); {
+	case c > 0:
+		return e1
+	case c < 0:
+		return e2
+	}
+	return perr{e1.pos, slices.Concat(e1.msgs, e2.msgs)}
+}
+
+// bindErr is the merge bind applies after a step that consumed nothing.
+func bindErr(prev, cur perr) perr {
+	if prev.unknown() {
+		return cur
+	}
+	return mergeErr(prev, cur)
+}
+
+// withExpect is Parsec's setErrorMessage (Expect label): every expect
+// message is replaced by the one label.
+func withExpect(e perr, label string) perr {
+	msgs := []msg{{expect, label}}
+	for _, m := range e.msgs {
+		if m.kind != expect {
+			msgs = append(msgs, m)
+		}
+	}
+	return perr{e.pos, msgs}
+}
+
+// pstate is the input and where the parser stands in it.
+type pstate struct {
+	in  []rune
+	i   int
+	pos srcPos
+}
+
+func (s pstate) atEnd() bool { return s.i >= len(s.in) }
+
+func (s pstate) unknownErr() perr { return perr{pos: s.pos} }
+
+// reply is a parser's answer: the four Parsec outcomes are ok × consumed.
+type reply[T any] struct {
+	v        T
+	st       pstate
+	err      perr
+	ok       bool
+	consumed bool
+}
+
+type parser[T any] func(pstate) reply[T]
+
+func failAt[T any](pos srcPos, msgs ...msg) reply[T] {
+	return reply[T]{err: perr{pos, msgs}}
+}
+
+// pure succeeds with v without consuming.
+func pure[T any](v T) parser[T] {
+	return func(s pstate) reply[T] {
+		return reply[T]{v: v, st: s, ok: true, err: s.unknownErr()}
+	}
+}
+
+// zero is Parsec's mzero (guard False): an empty failure without messages.
+func zero[T any]() parser[T] {
+	return func(s pstate) reply[T] { return reply[T]{err: s.unknownErr()} }
+}
+
+// unexpected fails with an UnExpect message.
+func unexpected[T any](text string) parser[T] {
+	return func(s pstate) reply[T] { return failAt[T](s.pos, msg{unExpect, text}) }
+}
+
+// satisfy consumes one character that f accepts.
+func satisfy(f func(rune) bool) parser[rune] {
+	return func(s pstate) reply[rune] {
+		if s.atEnd() {
+			return failAt[rune](s.pos, msg{sysUnExpect, ""})
+		}
+		c := s.in[s.i]
+		if !f(c) {
+			return failAt[rune](s.pos, msg{sysUnExpect, hsShowString(string(c))})
+		}
+		n := pstate{s.in, s.i + 1, s.pos.advance(c)}
+		return reply[rune]{v: c, st: n, ok: true, consumed: true, err: n.unknownErr()}
+	}
+}
+
+// anyToken consumes one character without moving the position, as
+// Parsec's anyToken does (it is what eof looks at).
+func anyToken(s pstate) reply[rune] {
+	if s.atEnd() {
+		return failAt[rune](s.pos, msg{sysUnExpect, ""})
+	}
+	n := pstate{s.in, s.i + 1, s.pos}
+	return reply[rune]{v: s.in[s.i], st: n, ok: true, consumed: true, err: n.unknownErr()}
+}
+
+func char(c rune) parser[rune] {
+	return label(satisfy(func(r rune) bool { return r == c }), hsShowString(string(c)))
+}
+
+func noneOf(set string) parser[rune] {
+	return satisfy(func(r rune) bool { return !strings.ContainsRune(set, r) })
+}
+
+func oneOf(set string) parser[rune] {
+	return satisfy(func(r rune) bool { return strings.ContainsRune(set, r) })
+}
+
+var anyChar = satisfy(func(rune) bool { return true })
+
+var letter = label(satisfy(unicode.IsLetter), "letter")
+
+var digit = label(satisfy(func(r rune) bool { return r >= '0' && r <= '9' }), "digit")
+
+// str is Parsec's string: it reports failures at its start position,
+// after consuming when the first character matched.
+func str(lit string) parser[string] {
+	want := []rune(lit)
+	shown := hsShowString(lit)
+	return func(s pstate) reply[string] {
+		fail := func(consumed bool, found string) reply[string] {
+			return reply[string]{consumed: consumed,
+				err: perr{s.pos, []msg{{expect, shown}, {sysUnExpect, found}}}}
+		}
+		for k, w := range want {
+			if s.i+k >= len(s.in) {
+				return fail(k > 0, "")
+			}
+			if c := s.in[s.i+k]; c != w {
+				return fail(k > 0, hsShowString(string(c)))
+			}
+		}
+		n := s
+		for _, w := range want {
+			n.pos = n.pos.advance(w)
+		}
+		n.i += len(want)
+		return reply[string]{v: lit, st: n, ok: true, consumed: true, err: n.unknownErr()}
+	}
+}
+
+// try turns a failure after consuming into a failure without consuming.
+func try[T any](p parser[T]) parser[T] {
+	return func(s pstate) reply[T] {
+		r := p(s)
+		if !r.ok {
+			r.consumed = false
+		}
+		return r
+	}
+}
+
+// lookAhead runs p and, when it succeeds, consumes nothing.
+func lookAhead[T any](p parser[T]) parser[T] {
+	return func(s pstate) reply[T] {
+		r := p(s)
+		if r.ok {
+			return reply[T]{v: r.v, st: s, ok: true, err: s.unknownErr()}
+		}
+		return r
+	}
+}
+
+// label is Parsec's <?>: when p consumed nothing its expectations become l.
+func label[T any](p parser[T], l string) parser[T] {
+	return func(s pstate) reply[T] {
+		r := p(s)
+		if !r.consumed && (!r.ok || !r.err.unknown()) {
+			r.err = withExpect(r.err, l)
+		}
+		return r
+	}
+}
+
+// alt is Parsec's <|>, folded from the left.
+func alt[T any](ps ...parser[T]) parser[T] {
+	return func(s pstate) reply[T] {
+		r := ps[0](s)
+		for _, p := range ps[1:] {
+			if r.ok || r.consumed {
+				return r
+			}
+			r2 := p(s)
+			if !r2.consumed {
+				r2.err = mergeErr(r.err, r2.err)
+			}
+			r = r2
+		}
+		return r
+	}
+}
+
+func fmap[A, B any](p parser[A], f func(A) B) parser[B] {
+	return func(s pstate) reply[B] {
+		r := p(s)
+		if !r.ok {
+			return reply[B]{err: r.err, consumed: r.consumed}
+		}
+		return reply[B]{v: f(r.v), st: r.st, err: r.err, ok: true, consumed: r.consumed}
+	}
+}
+
+func as[A, B any](p parser[A], v B) parser[B] {
+	return fmap(p, func(A) B { return v })
+}
+
+func void[A any](p parser[A]) parser[struct{}] { return as(p, struct{}{}) }
+
+func many[T any](p parser[T]) parser[[]T] {
+	return func(s pstate) reply[[]T] {
+		var xs []T
+		consumed := false
+		for {
+			r := p(s)
+			if !r.ok {
+				if r.consumed {
+					return reply[[]T]{consumed: true, err: r.err}
+				}
+				return reply[[]T]{v: xs, st: s, ok: true, consumed: consumed, err: r.err}
+			}
+			xs = append(xs, r.v)
+			s = r.st
+			if !r.consumed {
+				// Parsec rejects many over a parser that accepts the
+				// empty string; none of the grammar's parsers does.
+				return reply[[]T]{v: xs, st: s, ok: true, consumed: consumed, err: r.err}
+			}
+			consumed = true
+		}
+	}
+}
+
+func many1[T any](p parser[T]) parser[[]T] {
+	rest := many(p)
+	return func(s pstate) reply[[]T] {
+		c := begin(s)
+		x, ok := step(c, p)
+		if !ok {
+			return failed[[]T](c)
+		}
+		xs, ok := step(c, rest)
+		if !ok {
+			return failed[[]T](c)
+		}
+		return done(c, append([]T{x}, xs...))
+	}
+}
+
+func sepBy1[T, S any](p parser[T], sep parser[S]) parser[[]T] {
+	rest := many(func(s pstate) reply[T] {
+		c := begin(s)
+		if _, ok := step(c, sep); !ok {
+			return failed[T](c)
+		}
+		x, ok := step(c, p)
+		if !ok {
+			return failed[T](c)
+		}
+		return done(c, x)
+	})
+	return func(s pstate) reply[[]T] {
+		c := begin(s)
+		x, ok := step(c, p)
+		if !ok {
+			return failed[[]T](c)
+		}
+		xs, ok := step(c, rest)
+		if !ok {
+			return failed[[]T](c)
+		}
+		return done(c, append([]T{x}, xs...))
+	}
+}
+
+func sepBy[T, S any](p parser[T], sep parser[S]) parser[[]T] {
+	return alt(sepBy1(p, sep), pure[[]T](nil))
+}
+
+// optional is Parsec's optionMaybe; a nil pointer is Nothing.
+func optional[T any](p parser[T]) parser[*T] {
+	return alt(fmap(p, func(v T) *T { return &v }), pure[*T](nil))
+}
+
+func option[T any](def T, p parser[T]) parser[T] {
+	return alt(p, pure(def))
+}
+
+func between[O, C, T any](open parser[O], close parser[C], p parser[T]) parser[T] {
+	return func(s pstate) reply[T] {
+		c := begin(s)
+		if _, ok := step(c, open); !ok {
+			return failed[T](c)
+		}
+		v, ok := step(c, p)
+		if !ok {
+			return failed[T](c)
+		}
+		if _, ok := step(c, close); !ok {
+			return failed[T](c)
+		}
+		return done(c, v)
+	}
+}
+
+// notFollowedBy succeeds when p fails; show renders what p found.
+func notFollowedBy[T any](p parser[T], show func(T) string) parser[struct{}] {
+	found := func(s pstate) reply[struct{}] {
+		c := begin(s)
+		v, ok := step(c, try(p))
+		if !ok {
+			return failed[struct{}](c)
+		}
+		step(c, unexpected[struct{}](show(v)))
+		return failed[struct{}](c)
+	}
+	return try(alt(found, pure(struct{}{})))
+}
+
+var eof = label(notFollowedBy(anyToken, hsShowChar), "end of input")
+
+// chain runs parsers one after another with the error bookkeeping of
+// Parsec's bind: a step that consumed replaces the pending error, a step
+// that consumed nothing merges with it.
+type chain struct {
+	st       pstate
+	err      perr
+	consumed bool
+}
+
+func begin(s pstate) *chain { return &chain{st: s, err: s.unknownErr()} }
+
+func step[T any](c *chain, p parser[T]) (T, bool) {
+	r := p(c.st)
+	if r.consumed {
+		c.consumed = true
+		c.err = r.err
+	} else {
+		c.err = bindErr(c.err, r.err)
+	}
+	if !r.ok {
+		var z T
+		return z, false
+	}
+	c.st = r.st
+	return r.v, true
+}
+
+func done[T any](c *chain, v T) reply[T] {
+	return reply[T]{v: v, st: c.st, err: c.err, ok: true, consumed: c.consumed}
+}
+
+func failed[T any](c *chain) reply[T] {
+	return reply[T]{err: c.err, consumed: c.consumed}
+}
+
+// runParser is Parsec's parse: p over input, no end-of-input check (the
+// PostgREST parsers that want one ask for it). The error is rendered as
+// PostgREST's QPError: message is the position with the source name,
+// details the Parsec error text on one line.
+func runParser[T any](p parser[T], name string, input string) (T, *qpError) {
+	in := []rune(input)
+	r := p(pstate{in: in, pos: srcPos{1, 1}})
+	if r.ok {
+		return r.v, nil
+	}
+	var z T
+	return z, &qpError{
+		message: `"` + name + `" (line ` + strconv.Itoa(r.err.pos.line) + ", column " + strconv.Itoa(r.err.pos.col) + ")",
+		details: hsStrip(strings.ReplaceAll(showErrorMessages(r.err.msgs), "\n", " ")),
+	}
+}
+
+// qpError is PostgREST's QPError: the PGRST100 message and details.
+type qpError struct{ message, details string }
+
+// showErrorMessages is Parsec's showErrorMessages with PostgREST's words.
+func showErrorMessages(msgs []msg) string {
+	if len(msgs) == 0 {
+		return "unknown parse error"
+	}
+	sorted := slices.Clone(msgs)
+	slices.SortStableFunc(sorted, func(a, b msg) int { return int(a.kind) - int(b.kind) })
+	var sys, unexp, exp, other []string
+	for _, m := range sorted {
+		switch m.kind {
+		case sysUnExpect:
+			sys = append(sys, m.text)
+		case unExpect:
+			unexp = append(unexp, m.text)
+		case expect:
+			exp = append(exp, m.text)
+		default:
+			other = append(other, m.text)
+		}
+	}
+	showSys := ""
+	if len(unexp) == 0 && len(sys) > 0 {
+		if sys[0] == "" {
+			showSys = "unexpected end of input"
+		} else {
+			showSys = "unexpected " + sys[0]
+		}
+	}
+	parts := clean([]string{showSys, showMany("unexpected", unexp), showMany("expecting", exp), showMany("", other)})
+	var b strings.Builder
+	for _, p := range parts {
+		b.WriteString("\n")
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
+func showMany(pre string, texts []string) string {
+	ms := clean(texts)
+	if len(ms) == 0 {
+		return ""
+	}
+	if pre == "" {
+		return commasOr(ms)
+	}
+	return pre + " " + commasOr(ms)
+}
+
+func commasOr(ms []string) string {
+	if len(ms) == 1 {
+		return ms[0]
+	}
+	return strings.Join(ms[:len(ms)-1], ", ") + " or " + ms[len(ms)-1]
+}
+
+// clean drops empty strings and duplicates, keeping first occurrences.
+func clean(ms []string) []string {
+	var out []string
+	for _, m := range ms {
+		if m != "" && !slices.Contains(out, m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// hsShowChar is Haskell's show for a Char: 'x'.
+func hsShowChar(c rune) string {
+	if c == '\'' {
+		return `'\''`
+	}
+	return "'" + hsLitChar(c, "'") + "'"
+}
+
+// hsShowString is Haskell's show for a String: "x".
+func hsShowString(s string) string {
+	rs := []rune(s)
+	var b strings.Builder
+	b.WriteByte('"')
+	for k, c := range rs {
+		if c == '"' {
+			b.WriteString(`\"`)
+			continue
+		}
+		next := `"`
+		if k+1 < len(rs) {
+			next = string(rs[k+1])
+		}
+		b.WriteString(hsLitChar(c, next))
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+var asciiNames = [...]string{"NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "a", "b", "t", "n", "v", "f", "r", "SO", "SI",
+	"DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM", "SUB", "ESC", "FS", "GS", "RS", "US"}
+
+// hsLitChar is Haskell's showLitChar; next is what the output continues
+// with, for the \& that keeps a numeric escape from running on.
+func hsLitChar(c rune, next string) string {
+	switch {
+	case c > 0x7f:
+		s := `\` + strconv.Itoa(int(c))
+		if next != "" && next[0] >= '0' && next[0] <= '9' {
+			s += `\&`
+		}
+		return s
+	case c == 0x7f:
+		return `\DEL`
+	case c == '\\':
+		return `\\`
+	case c >= ' ':
+		return string(c)
+	case c == 0x0e:
+		if strings.HasPrefix(next, "H") {
+			return `\SO\&`
+		}
+		return `\SO`
+	}
+	return `\` + asciiNames[c]
+}
+
+// hsIsSpace is Haskell's Data.Char.isSpace.
+func hsIsSpace(c rune) bool {
+	if c <= 0x377 {
+		return c == ' ' || (c >= '\t' && c <= '\r') || c == 0xa0
+	}
+	return unicode.Is(unicode.Zs, c)
+}
+
+// hsStrip is Data.Text.strip.
+func hsStrip(s string) string { return strings.TrimFunc(s, hsIsSpace) }

@@ -1,0 +1,569 @@
+package apirequest
+
+import (
+	"strings"
+	"unicode"
+)
+
+// PostgREST's query-string grammar (PostgREST.ApiRequest.QueryParams),
+// parser for parser, on the engine in query_parse_engine.go. The shape of
+// each parser (where try, labels and lexemes sit) decides the error
+// messages, so it follows the Haskell closely rather than idiomatically.
+
+var ws = many(oneOf(" \t"))
+
+func lexeme[T any](p parser[T]) parser[T] {
+	return func(s pstate) reply[T] {
+		c := begin(s)
+		if _, ok := step(c, ws); !ok {
+			return failed[T](c)
+		}
+		v, ok := step(c, p)
+		if !ok {
+			return failed[T](c)
+		}
+		if _, ok := step(c, ws); !ok {
+			return failed[T](c)
+		}
+		return done(c, v)
+	}
+}
+
+// seq2 runs a then b and keeps both values.
+func seq2[A, B any](a parser[A], b parser[B]) parser[struct {
+	a A
+	b B
+}] {
+	type pair = struct {
+		a A
+		b B
+	}
+	return func(s pstate) reply[pair] {
+		c := begin(s)
+		x, ok := step(c, a)
+		if !ok {
+			return failed[pair](c)
+		}
+		y, ok := step(c, b)
+		if !ok {
+			return failed[pair](c)
+		}
+		return done(c, pair{x, y})
+	}
+}
+
+// left is a <* b; right is a *> b.
+func left[A, B any](a parser[A], b parser[B]) parser[A] {
+	return fmap(seq2(a, b), func(p struct {
+		a A
+		b B
+	}) A {
+		return p.a
+	})
+}
+
+func right[A, B any](a parser[A], b parser[B]) parser[B] {
+	return fmap(seq2(a, b), func(p struct {
+		a A
+		b B
+	}) B {
+		return p.b
+	})
+}
+
+var pDelimiter = label(char('.'), "delimiter (.)")
+
+var pIdentifier = fmap(many1(alt(letter, digit, oneOf("_ $"))), func(rs []rune) string {
+	return strings.Trim(string(rs), " ")
+})
+
+var pQuotedValue = fmap(between(char('"'), char('"'), many(alt(noneOf(`\"`), right(char('\\'), anyChar)))),
+	func(rs []rune) string { return string(rs) })
+
+func sepByDash(ident parser[string]) parser[string] {
+	dash := try(right(char('-'), notFollowedBy(char('>'), hsShowChar)))
+	return fmap(sepBy1(ident, dash), func(parts []string) string { return strings.Join(parts, "-") })
+}
+
+var pFieldName = label(alt(pQuotedValue, sepByDash(pIdentifier)), "field name (* or [a..z0..9_$])")
+
+var pJsonKeyName = label(alt(pQuotedValue, sepByDash(fmap(many1(noneOf("(-:.,>)")), func(rs []rune) string {
+	return hsStrip(string(rs))
+}))), "any non reserved character different from: .,>()")
+
+func lookAheadStr(lit string) parser[struct{}] { return try(void(lookAhead(str(lit)))) }
+
+var pJsonPath = many(func(s pstate) reply[JSONStep] {
+	c := begin(s)
+	arrow, ok := step(c, alt(try(str("->>")), try(str("->"))))
+	if !ok {
+		return failed[JSONStep](c)
+	}
+	operand, ok := step(c, alt(try(pJsonIndex), try(fmap(pJsonKeyName, func(k string) JSONStep {
+		return JSONStep{Key: k}
+	}))))
+	if !ok {
+		return failed[JSONStep](c)
+	}
+	operand.Arrow = arrow
+	return done(c, operand)
+})
+
+var pJsonIndex parser[JSONStep] = func(s pstate) reply[JSONStep] {
+	c := begin(s)
+	sign, ok := step(c, option('+', char('-')))
+	if !ok {
+		return failed[JSONStep](c)
+	}
+	ds, ok := step(c, many1(digit))
+	if !ok {
+		return failed[JSONStep](c)
+	}
+	end := alt(lookAheadStr("->"), lookAheadStr("::"), lookAheadStr("."), lookAheadStr(","), try(eof))
+	if _, ok := step(c, end); !ok {
+		return failed[JSONStep](c)
+	}
+	key := string(ds)
+	if sign == '-' {
+		key = "-" + key
+	}
+	return done(c, JSONStep{Key: key, IsIndex: true})
+}
+
+var pField = lexeme(fmap(seq2(pFieldName, option[[]JSONStep](nil, pJsonPath)), func(p struct {
+	a string
+	b []JSONStep
+}) Field {
+	return Field{Name: p.a, JSONPath: p.b}
+}))
+
+// treePath is an embed path and the field at its end.
+type treePath struct {
+	path  []string
+	field Field
+}
+
+var pTreePath = fmap(seq2(sepBy1(pFieldName, pDelimiter), option[[]JSONStep](nil, pJsonPath)), func(p struct {
+	a []string
+	b []JSONStep
+}) treePath {
+	var path []string
+	if len(p.a) > 1 {
+		path = p.a[:len(p.a)-1]
+	}
+	return treePath{path, Field{Name: p.a[len(p.a)-1], JSONPath: p.b}}
+})
+
+var aliasSeparator = right(char(':'), notFollowedBy(char(':'), hsShowChar))
+
+var pAlias = optional(try(left(pFieldName, aliasSeparator)))
+
+var pCast = optional(right(str("::"), pIdentifier))
+
+// embedParam is one !hint or !inner/!left.
+type embedParam struct{ hint, join string }
+
+var pEmbedParam = right(char('!'), alt(
+	try(as(str("left"), embedParam{join: "left"})),
+	try(as(str("inner"), embedParam{join: "inner"})),
+	try(fmap(pFieldName, func(h string) embedParam { return embedParam{hint: h} }))))
+
+var pEmbedParams = fmap(seq2(optional(pEmbedParam), optional(pEmbedParam)), func(p struct {
+	a *embedParam
+	b *embedParam
+}) embedParam {
+	var out embedParam
+	for _, prm := range []*embedParam{p.a, p.b} {
+		if prm == nil {
+			continue
+		}
+		if out.hint == "" {
+			out.hint = prm.hint
+		}
+		if out.join == "" {
+			out.join = prm.join
+		}
+	}
+	return out
+})
+
+var pSelectEnd = alt(lookAheadStr(")"), lookAheadStr(","), try(eof))
+
+var pRelationSelect = lexeme(func(s pstate) reply[SelectItem] {
+	c := begin(s)
+	alias, ok := step(c, pAlias)
+	if !ok {
+		return failed[SelectItem](c)
+	}
+	name, ok := step(c, pFieldName)
+	if !ok {
+		return failed[SelectItem](c)
+	}
+	if name == "count" {
+		step(c, zero[struct{}]())
+		return failed[SelectItem](c)
+	}
+	prm, ok := step(c, pEmbedParams)
+	if !ok {
+		return failed[SelectItem](c)
+	}
+	if _, ok := step(c, lookAheadStr("(")); !ok {
+		return failed[SelectItem](c)
+	}
+	it := SelectItem{Kind: SelectEmbed, Relation: name, Hint: prm.hint, JoinType: prm.join}
+	if alias != nil {
+		it.Alias = *alias
+	}
+	return done(c, it)
+})
+
+var pSpreadRelationSelect = lexeme(func(s pstate) reply[SelectItem] {
+	c := begin(s)
+	if _, ok := step(c, str("...")); !ok {
+		return failed[SelectItem](c)
+	}
+	name, ok := step(c, pFieldName)
+	if !ok {
+		return failed[SelectItem](c)
+	}
+	prm, ok := step(c, pEmbedParams)
+	if !ok {
+		return failed[SelectItem](c)
+	}
+	if _, ok := step(c, lookAheadStr("(")); !ok {
+		return failed[SelectItem](c)
+	}
+	return done(c, SelectItem{Kind: SelectSpread, Relation: name, Hint: prm.hint, JoinType: prm.join})
+})
+
+var pAggregation = alt(str("sum"), str("avg"), str("count"), try(str("max")), try(str("min")))
+
+var pFieldSelect = lexeme(alt(
+	try(func(s pstate) reply[SelectItem] {
+		c := begin(s)
+		if _, ok := step(c, str("*")); !ok {
+			return failed[SelectItem](c)
+		}
+		if _, ok := step(c, pSelectEnd); !ok {
+			return failed[SelectItem](c)
+		}
+		return done(c, SelectItem{Kind: SelectStar, Field: Field{Name: "*"}})
+	}),
+	try(func(s pstate) reply[SelectItem] {
+		c := begin(s)
+		alias, ok := step(c, pAlias)
+		if !ok {
+			return failed[SelectItem](c)
+		}
+		if _, ok := step(c, str("count()")); !ok {
+			return failed[SelectItem](c)
+		}
+		aggCast, ok := step(c, pCast)
+		if !ok {
+			return failed[SelectItem](c)
+		}
+		if _, ok := step(c, pSelectEnd); !ok {
+			return failed[SelectItem](c)
+		}
+		return done(c, SelectItem{Kind: SelectAggregate, Field: Field{Name: "*"}, Aggregate: "count",
+			AggregateCast: deref(aggCast), Alias: deref(alias)})
+	}),
+	func(s pstate) reply[SelectItem] {
+		c := begin(s)
+		alias, ok := step(c, pAlias)
+		if !ok {
+			return failed[SelectItem](c)
+		}
+		fld, ok := step(c, pField)
+		if !ok {
+			return failed[SelectItem](c)
+		}
+		cast, ok := step(c, pCast)
+		if !ok {
+			return failed[SelectItem](c)
+		}
+		agg, ok := step(c, optional(try(left(right(char('.'), pAggregation), str("()")))))
+		if !ok {
+			return failed[SelectItem](c)
+		}
+		aggCast, ok := step(c, pCast)
+		if !ok {
+			return failed[SelectItem](c)
+		}
+		if _, ok := step(c, pSelectEnd); !ok {
+			return failed[SelectItem](c)
+		}
+		it := SelectItem{Kind: SelectColumn, Field: fld, Alias: deref(alias), Cast: deref(cast),
+			AggregateCast: deref(aggCast)}
+		if agg != nil {
+			it.Kind, it.Aggregate = SelectAggregate, *agg
+		}
+		return done(c, it)
+	}))
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+func pFieldForest(s pstate) reply[[]SelectItem] {
+	return sepBy(pFieldTree, lexeme(char(',')))(s)
+}
+
+func withChildren(head parser[SelectItem]) parser[SelectItem] {
+	return func(s pstate) reply[SelectItem] {
+		c := begin(s)
+		it, ok := step(c, try(head))
+		if !ok {
+			return failed[SelectItem](c)
+		}
+		children, ok := step(c, between(char('('), char(')'), pFieldForest))
+		if !ok {
+			return failed[SelectItem](c)
+		}
+		it.Children = children
+		if it.Children == nil {
+			it.Children = []SelectItem{}
+		}
+		return done(c, it)
+	}
+}
+
+// pFieldTree is a function because select nests: a package-level parser
+// cannot refer to itself.
+func pFieldTree(s pstate) reply[SelectItem] {
+	return alt(withChildren(pSpreadRelationSelect), withChildren(pRelationSelect), pFieldSelect)(s)
+}
+
+// operation is an operator and its value, before it is placed in a Filter.
+type operation struct {
+	negated    bool
+	op         string
+	quantifier string
+	language   string
+	value      string
+	values     []string
+	noOp       bool // an RPC argument: the value had no operator
+}
+
+var simpleOperator = label(alt(
+	try(str("neq")), try(str("cs")), try(str("cd")), try(str("ov")), try(str("sl")),
+	try(str("sr")), try(str("nxr")), try(str("nxl")), try(str("adj"))), "unknown single value operator")
+
+var quantOperator = label(alt(
+	try(str("eq")), try(str("gte")), try(str("gt")), try(str("lte")), try(str("lt")),
+	try(str("like")), try(str("ilike")), try(str("match")), try(str("imatch"))), "unknown single value operator")
+
+// ciString matches lit in any mix of lower and upper case, one character
+// at a time as PostgREST's ciString does.
+func ciString(lit string) parser[string] {
+	return func(s pstate) reply[string] {
+		c := begin(s)
+		for _, r := range lit {
+			if _, ok := step(c, alt(char(r), char(unicode.ToUpper(r)))); !ok {
+				return failed[string](c)
+			}
+		}
+		return done(c, lit)
+	}
+}
+
+var pIsVal = label(alt(try(ciString("null")), try(ciString("not_null")), try(ciString("true")),
+	try(ciString("false")), try(ciString("unknown"))), "isVal: (null, not_null, true, false, unknown)")
+
+var pSingleVal = fmap(many(anyChar), func(rs []rune) string { return string(rs) })
+
+var pListElement = alt(
+	try(left(pQuotedValue, notFollowedBy(noneOf(",)"), hsShowChar))),
+	fmap(many(noneOf(",)")), func(rs []rune) string { return string(rs) }))
+
+var pListVal = right(lexeme(char('(')), left(sepBy1(pListElement, char(',')), lexeme(char(')'))))
+
+var pLogicSingleVal = alt(
+	try(left(pQuotedValue, notFollowedBy(noneOf(",)"), hsShowChar))),
+	try(fmap(seq2(right(str("{"), many(noneOf("{}"))), str("}")), func(p struct {
+		a []rune
+		b string
+	}) string {
+		return "{" + string(p.a) + "}"
+	})),
+	fmap(many(noneOf(",)")), func(rs []rune) string { return string(rs) }))
+
+func keyword(lit string) parser[struct{}] { return void(try(right(str(lit), pDelimiter))) }
+
+// pOpExpr is an optional not. and an operation; sval reads single values.
+func pOpExpr(sval parser[string]) parser[operation] {
+	pIn := fmap(right(keyword("in"), pListVal), func(vs []string) operation {
+		return operation{op: "in", values: vs}
+	})
+	pIs := fmap(right(keyword("is"), pIsVal), func(v string) operation {
+		return operation{op: "is", value: v}
+	})
+	pIsDist := fmap(right(keyword("isdistinct"), sval), func(v string) operation {
+		return operation{op: "isdistinct", value: v}
+	})
+	pFts := func(s pstate) reply[operation] {
+		c := begin(s)
+		op, ok := step(c, alt(try(str("fts")), try(str("plfts")), try(str("phfts")), try(str("wfts"))))
+		if !ok {
+			return failed[operation](c)
+		}
+		lang, ok := step(c, optional(try(between(char('('), char(')'), pIdentifier))))
+		if !ok {
+			return failed[operation](c)
+		}
+		if _, ok := step(c, pDelimiter); !ok {
+			return failed[operation](c)
+		}
+		v, ok := step(c, sval)
+		if !ok {
+			return failed[operation](c)
+		}
+		return done(c, operation{op: op, language: deref(lang), value: v})
+	}
+	pSimpleOp := func(s pstate) reply[operation] {
+		c := begin(s)
+		op, ok := step(c, simpleOperator)
+		if !ok {
+			return failed[operation](c)
+		}
+		if _, ok := step(c, pDelimiter); !ok {
+			return failed[operation](c)
+		}
+		v, ok := step(c, sval)
+		if !ok {
+			return failed[operation](c)
+		}
+		return done(c, operation{op: op, value: v})
+	}
+	pQuantOp := func(s pstate) reply[operation] {
+		c := begin(s)
+		op, ok := step(c, quantOperator)
+		if !ok {
+			return failed[operation](c)
+		}
+		quant, ok := step(c, optional(try(between(char('('), char(')'), alt(try(str("any")), str("all"))))))
+		if !ok {
+			return failed[operation](c)
+		}
+		if _, ok := step(c, pDelimiter); !ok {
+			return failed[operation](c)
+		}
+		v, ok := step(c, sval)
+		if !ok {
+			return failed[operation](c)
+		}
+		return done(c, operation{op: op, quantifier: deref(quant), value: v})
+	}
+	pOperation := label(alt(pIn, pIs, pIsDist, try(pFts), try(pSimpleOp), try(pQuantOp)), "operator (eq, gt, ...)")
+	pNot := alt(try(as(right(str("not"), pDelimiter), true)), pure(false))
+	return func(s pstate) reply[operation] {
+		c := begin(s)
+		neg, ok := step(c, pNot)
+		if !ok {
+			return failed[operation](c)
+		}
+		op, ok := step(c, pOperation)
+		if !ok {
+			return failed[operation](c)
+		}
+		op.negated = neg
+		return done(c, op)
+	}
+}
+
+var pFilterOpExpr = pOpExpr(pSingleVal)
+
+// pRPCOpExpr is the filter parser of a GET on a function: a value that
+// does not begin with an operator is an argument.
+func pRPCOpExpr(v string) parser[operation] {
+	return alt(pFilterOpExpr, pure(operation{noOp: true, value: v}))
+}
+
+var pOrderEnd = alt(try(void(lookAhead(char(',')))), try(eof))
+
+var pOrdDir = alt(try(right(pDelimiter, str("asc"))), try(right(pDelimiter, str("desc"))))
+
+var pNulls = alt(try(right(pDelimiter, str("nullsfirst"))), try(right(pDelimiter, str("nullslast"))))
+
+var pOrderNulls = alt(left(optional(pNulls), pOrderEnd), as(pOrderEnd, (*string)(nil)))
+
+func orderTail(head parser[OrderTerm]) parser[OrderTerm] {
+	return func(s pstate) reply[OrderTerm] {
+		c := begin(s)
+		t, ok := step(c, head)
+		if !ok {
+			return failed[OrderTerm](c)
+		}
+		dir, ok := step(c, optional(pOrdDir))
+		if !ok {
+			return failed[OrderTerm](c)
+		}
+		nulls, ok := step(c, pOrderNulls)
+		if !ok {
+			return failed[OrderTerm](c)
+		}
+		t.Direction = deref(dir)
+		t.Nulls = strings.TrimPrefix(deref(nulls), "nulls")
+		return done(c, t)
+	}
+}
+
+var pOrderTerm = orderTail(fmap(pField, func(f Field) OrderTerm { return OrderTerm{Field: f} }))
+
+var pOrderRelationTerm = orderTail(fmap(seq2(pFieldName, between(char('('), char(')'), pField)), func(p struct {
+	a string
+	b Field
+}) OrderTerm {
+	return OrderTerm{Relation: p.a, Field: p.b}
+}))
+
+var pOrder = sepBy1(lexeme(alt(try(pOrderRelationTerm), pOrderTerm)), char(','))
+
+var pLogicFilter = fmap(seq2(left(pField, pDelimiter), pOpExpr(pLogicSingleVal)), func(p struct {
+	a Field
+	b operation
+}) Filter {
+	return p.b.filter(nil, p.a)
+})
+
+var pNot = label(alt(try(as(right(str("not"), pDelimiter), true)), pure(false)), "negation operator (not)")
+
+var pLogicOp = label(alt(try(str("and")), str("or")), "logic operator (and, or)")
+
+func pLogicTree(s pstate) reply[LogicNode] {
+	return alt(
+		fmap(try(pLogicFilter), func(f Filter) LogicNode { return LogicNode{Filter: &f} }),
+		pLogicExpr)(s)
+}
+
+func pLogicExpr(s pstate) reply[LogicNode] {
+	c := begin(s)
+	neg, ok := step(c, pNot)
+	if !ok {
+		return failed[LogicNode](c)
+	}
+	op, ok := step(c, pLogicOp)
+	if !ok {
+		return failed[LogicNode](c)
+	}
+	children, ok := step(c, right(lexeme(char('(')), left(sepBy1(pLogicTree, lexeme(char(','))), lexeme(char(')')))))
+	if !ok {
+		return failed[LogicNode](c)
+	}
+	return done(c, LogicNode{Tree: &LogicTree{Negated: neg, Op: op, Children: children}})
+}
+
+var pColumns = sepBy1(pFieldName, lexeme(char(',')))
+
+// filter places an operation on a field, turning like/ilike's * into %.
+func (o operation) filter(path []string, f Field) Filter {
+	v := o.value
+	if o.op == "like" || o.op == "ilike" {
+		v = strings.ReplaceAll(v, "*", "%")
+	}
+	return Filter{EmbedPath: path, Field: f, Negated: o.negated, Op: o.op, Quantifier: o.quantifier,
+		Language: o.language, Value: v, Values: o.values}
+}
