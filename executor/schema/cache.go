@@ -1,7 +1,8 @@
 // Package schema is pgrest's schema cache: what the exposed schemas hold
-// (relations, columns, keys, functions), read from the PostgreSQL catalog
-// once and kept as an immutable value. A reload builds a new Cache and the
-// executor swaps it in atomically; nothing here is ever mutated after Load.
+// (relations, columns, keys, functions, the relationships resource embedding
+// follows), read from the PostgreSQL catalog once and kept as an immutable
+// value. A reload builds a new Cache and the executor swaps it in atomically;
+// nothing here is ever mutated after Load (or Build) returns.
 package schema
 
 // Cache is one snapshot of the exposed schemas.
@@ -12,7 +13,21 @@ type Cache struct {
 	Relations map[string]map[string]*Relation
 	// Functions by schema, then name; overloads share a name.
 	Functions map[string]map[string][]*Function
+
+	// relationships holds every relationship starting at a relation,
+	// sorted as PostgREST sorts them (the order of PGRST201 details).
+	relationships map[QualifiedName][]*Relationship
+	// computedColumns maps a relation to its computed columns by name.
+	computedColumns map[QualifiedName]map[string]*Function
 }
+
+// QualifiedName names a relation or function by schema and name.
+type QualifiedName struct {
+	Schema, Name string
+}
+
+// String renders schema.name unquoted, for messages and logs (never SQL).
+func (q QualifiedName) String() string { return q.Schema + "." + q.Name }
 
 // Relation is a table, view, materialized view or foreign table.
 type Relation struct {
@@ -24,11 +39,19 @@ type Relation struct {
 	Columns []*Column
 	// PrimaryKey lists the primary key's column names (empty for views).
 	PrimaryKey []string
+	// UniqueKeys lists the unique constraints' columns, each in key order
+	// (the primary key is not repeated here; empty for views).
+	UniqueKeys [][]string
+	// ViewPrimaryKey is, for a view, the primary key PostgREST infers: the
+	// view columns exposing every column of a base table's primary key
+	// (the first such column when one is exposed twice). Empty for tables.
+	ViewPrimaryKey []string
 	// Insertable/Updatable/Deletable say what writes the relation takes
 	// (views may refuse some).
 	Insertable, Updatable, Deletable bool
 
 	columnIndex map[string]*Column
+	oid         uint32 // pg_class.oid, while Load traces views
 }
 
 // Column looks a column up by name.
@@ -77,6 +100,14 @@ type Function struct {
 	Volatility  byte
 	Variadic    bool
 	Description string
+	// ArgRelation names the relation whose row type is the function's only
+	// input parameter, when it has exactly one and it is a relation's row
+	// type (in any schema); zero otherwise. Such a function is a computed
+	// column or a computed relationship of that relation.
+	ArgRelation QualifiedName
+	// Rows is pg_proc.prorows, the planner's estimate of a set-returning
+	// function's rows; ROWS 1 makes a computed relationship to-one.
+	Rows float32
 }
 
 // Param is one input parameter of a function.
@@ -123,6 +154,10 @@ type Return struct {
 	// it is one of an exposed schema's; embedding and filters use it.
 	RelationSchema, RelationName string
 }
+
+// IsView says whether the relation is a view or materialized view, the
+// kinds whose relationships come from their base tables.
+func (r *Relation) IsView() bool { return r.Kind == KindView || r.Kind == KindMaterializedView }
 
 // Relation returns the relation schema.name, if it is exposed.
 func (c *Cache) Relation(schema, name string) (*Relation, bool) {

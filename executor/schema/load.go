@@ -15,16 +15,27 @@ type Querier interface {
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }
 
-// Load reads the catalog for schemas. It runs as the authenticator and
-// reads only pg_catalog, so it needs no privileges on the schemas.
+// Load reads the catalog for schemas and builds the cache. It runs as the
+// authenticator and reads only pg_catalog, so it needs no privileges on
+// the schemas. A handful of queries read everything, whatever the number
+// of relations; when q can begin transactions they run in one read-only
+// repeatable-read transaction, so that they see one snapshot of the
+// catalog.
 func Load(ctx context.Context, q Querier, schemas []string) (*Cache, error) {
-	c := &Cache{
-		Relations: make(map[string]map[string]*Relation, len(schemas)),
-		Functions: make(map[string]map[string][]*Function, len(schemas)),
+	if b, ok := q.(txBeginner); ok {
+		tx, err := b.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+		if err != nil {
+			return nil, fmt.Errorf("beginning the schema cache transaction: %w", err)
+		}
+		// Read-only: rolling back loses nothing, and a failed rollback
+		// leaves a connection the pool discards.
+		defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
+		q = tx
 	}
-	for _, s := range schemas {
-		c.Relations[s] = map[string]*Relation{}
-		c.Functions[s] = map[string][]*Function{}
+	l := &loader{
+		q:      q,
+		byName: map[QualifiedName]*Relation{},
+		cat:    &Catalog{Schemas: schemas},
 	}
 	var version string
 	if err := q.QueryRow(ctx, "select current_setting('server_version_num')").Scan(&version); err != nil {
@@ -34,24 +45,55 @@ func Load(ctx context.Context, q Querier, schemas []string) (*Cache, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parsing server_version_num %q: %w", version, err)
 	}
-	c.ServerVersionNum = n
-	if err := loadRelations(ctx, q, schemas, c); err != nil {
-		return nil, fmt.Errorf("loading relations: %w", err)
+	l.cat.ServerVersionNum = n
+	steps := []struct {
+		what string
+		run  func(context.Context) error
+	}{
+		{"relations", l.loadRelations},
+		{"columns", l.loadColumns},
+		{"view definitions", l.loadViews},
+		{"keys", l.loadConstraints},
+		{"functions", l.loadFunctions},
 	}
-	if err := loadColumns(ctx, q, schemas, c); err != nil {
-		return nil, fmt.Errorf("loading columns: %w", err)
+	for _, step := range steps {
+		if err := step.run(ctx); err != nil {
+			return nil, fmt.Errorf("loading %s: %w", step.what, err)
+		}
 	}
-	if err := loadPrimaryKeys(ctx, q, schemas, c); err != nil {
-		return nil, fmt.Errorf("loading primary keys: %w", err)
-	}
-	if err := loadFunctions(ctx, q, schemas, c); err != nil {
-		return nil, fmt.Errorf("loading functions: %w", err)
-	}
-	return c, nil
+	return Build(l.cat), nil
 }
 
+// txBeginner is what *pgx.Conn, *pgxpool.Conn and *pgxpool.Pool offer to
+// run Load's queries in one transaction.
+type txBeginner interface {
+	BeginTx(ctx context.Context, opts pgx.TxOptions) (pgx.Tx, error)
+}
+
+// loader carries what one Load has read so far.
+type loader struct {
+	q      Querier
+	cat    *Catalog
+	byName map[QualifiedName]*Relation
+	// traced are the exposed views' columns traced to a base column;
+	// relevant lists the oids whose keys matter: the exposed relations
+	// and the base tables of exposed views.
+	traced   []tracedColumn
+	relevant []uint32
+}
+
+// tracedColumn is a view column that shows attnum of table unchanged.
+type tracedColumn struct {
+	view   QualifiedName
+	column string
+	table  uint32
+	attnum int
+}
+
+func (l *loader) schemas() []string { return l.cat.Schemas }
+
 const relationsSQL = `
-select n.nspname, c.relname, c.relkind::text,
+select c.oid, n.nspname, c.relname, c.relkind::text,
        coalesce(d.description, ''),
        c.relkind in ('r', 'p') or (pg_relation_is_updatable(c.oid, true) & 8) = 8,
        c.relkind in ('r', 'p') or (pg_relation_is_updatable(c.oid, true) & 4) = 4,
@@ -63,20 +105,22 @@ where c.relkind in ('r', 'v', 'm', 'f', 'p')
   and n.nspname = any($1)
   and not c.relispartition`
 
-func loadRelations(ctx context.Context, q Querier, schemas []string, c *Cache) error {
-	rows, err := q.Query(ctx, relationsSQL, schemas)
+func (l *loader) loadRelations(ctx context.Context) error {
+	rows, err := l.q.Query(ctx, relationsSQL, l.schemas())
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
-		r := &Relation{columnIndex: map[string]*Column{}}
+		r := &Relation{}
 		var kind string
-		if err := rows.Scan(&r.Schema, &r.Name, &kind, &r.Description, &r.Insertable, &r.Updatable, &r.Deletable); err != nil {
+		if err := rows.Scan(&r.oid, &r.Schema, &r.Name, &kind, &r.Description, &r.Insertable, &r.Updatable, &r.Deletable); err != nil {
 			return err
 		}
 		r.Kind = RelKind(kind[0])
-		c.Relations[r.Schema][r.Name] = r
+		l.cat.Relations = append(l.cat.Relations, r)
+		l.byName[QualifiedName{r.Schema, r.Name}] = r
+		l.relevant = append(l.relevant, r.oid)
 	}
 	return rows.Err()
 }
@@ -101,59 +145,234 @@ left join pg_attrdef ad on ad.adrelid = a.attrelid and ad.adnum = a.attnum
 left join pg_description d on d.objoid = c.oid and d.classoid = 'pg_class'::regclass and d.objsubid = a.attnum
 where c.relkind in ('r', 'v', 'm', 'f', 'p')
   and n.nspname = any($1)
+  and not c.relispartition
   and a.attnum > 0 and not a.attisdropped
 order by n.nspname, c.relname, a.attnum`
 
-func loadColumns(ctx context.Context, q Querier, schemas []string, c *Cache) error {
-	rows, err := q.Query(ctx, columnsSQL, schemas)
+func (l *loader) loadColumns(ctx context.Context) error {
+	rows, err := l.q.Query(ctx, columnsSQL, l.schemas())
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var schema, rel string
+		var name QualifiedName
 		col := &Column{}
-		if err := rows.Scan(&schema, &rel, &col.Name, &col.Position, &col.Type, &col.Nullable,
+		if err := rows.Scan(&name.Schema, &name.Name, &col.Name, &col.Position, &col.Type, &col.Nullable,
 			&col.Default, &col.HasDefault, &col.MaxLength, &col.EnumValues, &col.Description); err != nil {
 			return err
 		}
-		r, ok := c.Relations[schema][rel]
-		if !ok {
-			continue // a partition: its parent is the exposed relation
+		if r, ok := l.byName[name]; ok {
+			r.Columns = append(r.Columns, col)
 		}
-		r.Columns = append(r.Columns, col)
-		r.columnIndex[col.Name] = col
 	}
 	return rows.Err()
 }
 
-const primaryKeysSQL = `
-select n.nspname, c.relname,
-       array(select a.attname from unnest(k.conkey) with ordinality u(attnum, i)
-             join pg_attribute a on a.attrelid = k.conrelid and a.attnum = u.attnum
-             order by u.i)
-from pg_constraint k
-join pg_class c on c.oid = k.conrelid
-join pg_namespace n on n.oid = c.relnamespace
-where k.contype = 'p' and n.nspname = any($1)`
+// viewsSQL reads the stored query of the exposed views ($1) and of every
+// view they read from, in any schema, following the dependencies their
+// rewrite rules record in pg_depend.
+const viewsSQL = `
+with recursive views(oid) as (
+  select unnest($1::oid[])
+  union
+  select d.refobjid
+  from views v
+  join pg_rewrite r on r.ev_class = v.oid and r.rulename = '_RETURN'
+  join pg_depend d on d.classid = 'pg_rewrite'::regclass and d.objid = r.oid
+                  and d.refclassid = 'pg_class'::regclass
+  join pg_class c on c.oid = d.refobjid and c.relkind in ('v', 'm')
+)
+select r.ev_class, r.ev_action::text
+from views v
+join pg_rewrite r on r.ev_class = v.oid and r.rulename = '_RETURN'`
 
-func loadPrimaryKeys(ctx context.Context, q Querier, schemas []string, c *Cache) error {
-	rows, err := q.Query(ctx, primaryKeysSQL, schemas)
+// loadViews traces every column of the exposed views that shows a table
+// column unchanged to that column, through views over views, from the
+// target lists PostgreSQL keeps for each view's query.
+func (l *loader) loadViews(ctx context.Context) error {
+	var views []*Relation
+	var oids []uint32
+	for _, r := range l.cat.Relations {
+		if r.IsView() {
+			views = append(views, r)
+			oids = append(oids, r.oid)
+		}
+	}
+	if len(views) == 0 {
+		return nil
+	}
+	rows, err := l.q.Query(ctx, viewsSQL, oids)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
+	// targets maps a view to its output columns by number.
+	targets := map[uint32]map[int]targetEntry{}
 	for rows.Next() {
-		var schema, rel string
-		var cols []string
-		if err := rows.Scan(&schema, &rel, &cols); err != nil {
+		var oid uint32
+		var action string
+		if err := rows.Scan(&oid, &action); err != nil {
 			return err
 		}
-		if r, ok := c.Relations[schema][rel]; ok {
-			r.PrimaryKey = cols
+		entries, err := viewTargets(action)
+		if err != nil {
+			// A rule action this reader does not follow costs that
+			// view's relationships, not the whole cache.
+			targets[oid] = map[int]targetEntry{}
+			continue
+		}
+		byNumber := make(map[int]targetEntry, len(entries))
+		for _, e := range entries {
+			if !e.junk {
+				byNumber[e.resno] = e
+			}
+		}
+		targets[oid] = byNumber
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	seen := map[uint32]bool{}
+	for _, v := range views {
+		names := make(map[int]string, len(v.Columns))
+		for _, col := range v.Columns {
+			names[col.Position] = col.Name
+		}
+		for resno, e := range targets[v.oid] {
+			table, attnum, ok := traceColumn(targets, e.origTable, e.origColumn)
+			if !ok || names[resno] == "" {
+				continue
+			}
+			l.traced = append(l.traced, tracedColumn{QualifiedName{v.Schema, v.Name}, names[resno], table, attnum})
+			if !seen[table] {
+				seen[table] = true
+				l.relevant = append(l.relevant, table)
+			}
 		}
 	}
-	return rows.Err()
+	return nil
+}
+
+// traceColumn follows a column through views until it reaches a relation
+// that is not a view: the base table column the view column shows.
+func traceColumn(targets map[uint32]map[int]targetEntry, rel uint32, attnum int) (uint32, int, bool) {
+	// Views cannot be made to refer to themselves; the bound guards
+	// against a catalog this reader misunderstands.
+	for range 100 {
+		if rel == 0 || attnum <= 0 {
+			return 0, 0, false
+		}
+		entries, isView := targets[rel]
+		if !isView {
+			return rel, attnum, true
+		}
+		e, ok := entries[attnum]
+		if !ok {
+			return 0, 0, false
+		}
+		rel, attnum = e.origTable, e.origColumn
+	}
+	return 0, 0, false
+}
+
+// constraintsSQL reads the foreign keys from or to the relations in $1
+// (the exposed relations and the base tables of exposed views), and the
+// primary keys and unique constraints of those relations and of every
+// table these foreign keys reach. A partition's copies of its parent's
+// foreign keys are left out: the parent's key stands for them.
+const constraintsSQL = `
+with fks as (
+  select k.oid, k.conrelid, k.confrelid
+  from pg_constraint k
+  where k.contype = 'f' and k.conparentid = 0
+    and (k.conrelid = any($1::oid[]) or k.confrelid = any($1::oid[]))
+),
+tables as (
+  select unnest($1::oid[]) as oid
+  union select conrelid from fks
+  union select confrelid from fks
+)
+select k.contype::text, k.conname,
+       k.conrelid, n.nspname, c.relname, k.conkey,
+       array(select a.attname::text
+             from unnest(k.conkey) with ordinality u(attnum, i)
+             join pg_attribute a on a.attrelid = k.conrelid and a.attnum = u.attnum
+             order by u.i),
+       k.confrelid, coalesce(fn.nspname, ''), coalesce(fc.relname, ''), coalesce(k.confkey, '{}'),
+       array(select a.attname::text
+             from unnest(k.confkey) with ordinality u(attnum, i)
+             join pg_attribute a on a.attrelid = k.confrelid and a.attnum = u.attnum
+             order by u.i)
+from pg_constraint k
+join pg_class c on c.oid = k.conrelid
+join pg_namespace n on n.oid = c.relnamespace
+left join pg_class fc on fc.oid = k.confrelid
+left join pg_namespace fn on fn.oid = fc.relnamespace
+where k.oid in (select oid from fks)
+   or (k.contype in ('p', 'u') and k.conrelid in (select oid from tables))
+order by n.nspname, c.relname, k.contype, k.conname`
+
+func (l *loader) loadConstraints(ctx context.Context) error {
+	rows, err := l.q.Query(ctx, constraintsSQL, l.relevant)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	type column struct {
+		rel    uint32
+		attnum int16
+	}
+	tableNames := map[uint32]QualifiedName{}
+	columnNames := map[column]string{}
+	for rows.Next() {
+		var kind, name string
+		var rel, frel uint32
+		var table, foreign QualifiedName
+		var keys, fkeys []int16
+		var cols, fcols []string
+		if err := rows.Scan(&kind, &name, &rel, &table.Schema, &table.Name, &keys, &cols,
+			&frel, &foreign.Schema, &foreign.Name, &fkeys, &fcols); err != nil {
+			return err
+		}
+		if len(keys) != len(cols) || len(fkeys) != len(fcols) {
+			continue // a key naming a column that is gone: never in a committed catalog
+		}
+		tableNames[rel] = table
+		for i, k := range keys {
+			columnNames[column{rel, k}] = cols[i]
+		}
+		switch kind {
+		case "p", "u":
+			l.cat.Keys = append(l.cat.Keys, Key{Table: table, Constraint: name, Primary: kind == "p", Columns: cols})
+		case "f":
+			if len(cols) != len(fcols) {
+				continue
+			}
+			tableNames[frel] = foreign
+			for i, k := range fkeys {
+				columnNames[column{frel, k}] = fcols[i]
+			}
+			l.cat.ForeignKeys = append(l.cat.ForeignKeys, ForeignKey{
+				Constraint: name, Table: table, ForeignTable: foreign, Columns: zipPairs(cols, fcols),
+			})
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	// Only view columns showing a key column can carry a relationship or
+	// a view's primary key; the rest need no names.
+	for _, t := range l.traced {
+		col, ok := columnNames[column{t.table, int16(t.attnum)}]
+		if !ok {
+			continue
+		}
+		l.cat.ViewColumns = append(l.cat.ViewColumns, ViewColumn{
+			View: t.view, Column: t.column, Table: tableNames[t.table], TableColumn: col,
+		})
+	}
+	return nil
 }
 
 // functionsSQL lists plain functions (not procedures, aggregates or window
@@ -171,20 +390,24 @@ select p.oid, n.nspname, p.proname,
        coalesce(rn.nspname, ''), coalesce(rc.relname, ''),
        p.prorettype = 'record'::regtype,
        p.provolatile::text,
-       coalesce(d.description, '')
+       coalesce(d.description, ''),
+       coalesce(an.nspname, ''), coalesce(ac.relname, ''), p.prorows
 from pg_proc p
 join pg_namespace n on n.oid = p.pronamespace
 join pg_type rt on rt.oid = p.prorettype
 left join pg_class rc on rc.oid = rt.typrelid and rc.relkind <> 'c'
 left join pg_namespace rn on rn.oid = rc.relnamespace
+left join pg_type at on p.pronargs = 1 and at.oid = p.proargtypes[0]
+left join pg_class ac on ac.oid = at.typrelid and ac.relkind in ('r', 'v', 'm', 'f', 'p')
+left join pg_namespace an on an.oid = ac.relnamespace
 left join pg_description d on d.objoid = p.oid and d.classoid = 'pg_proc'::regclass
 where p.prokind = 'f'
   and n.nspname = any($1)
   and rt.typname not in ('trigger', 'event_trigger', 'internal', 'language_handler', 'fdw_handler',
                          'index_am_handler', 'tsm_handler', 'table_am_handler')`
 
-func loadFunctions(ctx context.Context, q Querier, schemas []string, c *Cache) error {
-	rows, err := q.Query(ctx, functionsSQL, schemas)
+func (l *loader) loadFunctions(ctx context.Context) error {
+	rows, err := l.q.Query(ctx, functionsSQL, l.schemas())
 	if err != nil {
 		return err
 	}
@@ -197,7 +420,8 @@ func loadFunctions(ctx context.Context, q Querier, schemas []string, c *Cache) e
 		var returnsRecord bool
 		if err := rows.Scan(&f.OID, &f.Schema, &f.Name, &names, &modes, &types, &nargs, &ndefaults,
 			&f.Returns.Set, &f.Variadic, &f.Returns.Type, &typtype,
-			&f.Returns.RelationSchema, &f.Returns.RelationName, &returnsRecord, &vol, &f.Description); err != nil {
+			&f.Returns.RelationSchema, &f.Returns.RelationName, &returnsRecord, &vol, &f.Description,
+			&f.ArgRelation.Schema, &f.ArgRelation.Name, &f.Rows); err != nil {
 			return err
 		}
 		f.Volatility = vol[0]
@@ -210,10 +434,10 @@ func loadFunctions(ctx context.Context, q Querier, schemas []string, c *Cache) e
 		default:
 			f.Returns.Shape = ReturnsScalar
 		}
-		if _, ok := c.Relations[f.Returns.RelationSchema][f.Returns.RelationName]; !ok {
+		if _, ok := l.byName[QualifiedName{f.Returns.RelationSchema, f.Returns.RelationName}]; !ok {
 			f.Returns.RelationSchema, f.Returns.RelationName = "", ""
 		}
-		c.Functions[f.Schema][f.Name] = append(c.Functions[f.Schema][f.Name], f)
+		l.cat.Functions = append(l.cat.Functions, f)
 	}
 	return rows.Err()
 }
