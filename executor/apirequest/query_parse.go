@@ -3,6 +3,7 @@ package apirequest
 import (
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
 )
@@ -20,7 +21,7 @@ import (
 // Errors are reported in PostgREST's order: order, logic trees, columns,
 // select, filters, on_conflict, then the embed paths of limit/offset.
 func ParseQuery(rawQuery string) (*Query, *apierr.Error) {
-	return parseQuery(rawQuery, false)
+	return parseQuery(rawQuery, false, true)
 }
 
 // ParseRPCQuery parses the query string of a GET or HEAD on a function.
@@ -31,7 +32,7 @@ func ParseQuery(rawQuery string) (*Query, *apierr.Error) {
 // filter on the function's result. The argument's name is the key's last
 // field name (a.b=1 gives b).
 func ParseRPCQuery(rawQuery string) (*Query, *apierr.Error) {
-	return parseQuery(rawQuery, true)
+	return parseQuery(rawQuery, true, true)
 }
 
 // queryParam is one key=value of the query string, decoded.
@@ -40,7 +41,9 @@ type queryParam struct {
 	hasValue   bool
 }
 
-func parseQuery(rawQuery string, rpcRead bool) (*Query, *apierr.Error) {
+// parseQuery parses with the fast paths when fast is set; tests turn them
+// off to check that they change nothing.
+func parseQuery(rawQuery string, rpcRead, fast bool) (*Query, *apierr.Error) {
 	params := splitQuery(rawQuery)
 	var valued []queryParam
 	for _, p := range params {
@@ -54,13 +57,16 @@ func parseQuery(rawQuery string, rpcRead bool) (*Query, *apierr.Error) {
 		if !endingIn(p.key, "order") {
 			continue
 		}
-		tp, err := runParser(pTreePath, "failed to parse tree path ("+p.key+")", p.key)
+		tp, err := parseTreePath(p.key, fast)
 		if err != nil {
 			return nil, err.apiError()
 		}
-		terms, err := runParser(pOrder, "failed to parse order ("+p.value+")", p.value)
-		if err != nil {
-			return nil, err.apiError()
+		terms, ok := fastOrder(p.value)
+		if !fast || !ok {
+			terms, err = runParser(pOrder, "failed to parse order ("+p.value+")", p.value)
+			if err != nil {
+				return nil, err.apiError()
+			}
 		}
 		q.Order = append(q.Order, OrderSpec{EmbedPath: tp.path, Terms: terms})
 	}
@@ -88,9 +94,12 @@ func parseQuery(rawQuery string, rpcRead bool) (*Query, *apierr.Error) {
 	if !ok {
 		sel = "*"
 	}
-	items, err := runParser(pFieldForest, "failed to parse select parameter ("+sel+")", sel)
-	if err != nil {
-		return nil, err.apiError()
+	items, ok := fastSelect(sel)
+	if !fast || !ok {
+		var err *qpError
+		if items, err = runParser(pFieldForest, "failed to parse select parameter ("+sel+")", sel); err != nil {
+			return nil, err.apiError()
+		}
 	}
 	if items == nil {
 		items = []SelectItem{}
@@ -101,20 +110,22 @@ func parseQuery(rawQuery string, rpcRead bool) (*Query, *apierr.Error) {
 		if !isFilter(p.key) {
 			continue
 		}
-		tp, err := runParser(pTreePath, "failed to parse tree path ("+p.key+")", p.key)
+		tp, err := parseTreePath(p.key, fast)
 		if err != nil {
 			return nil, err.apiError()
 		}
-		expr := pFilterOpExpr
-		if rpcRead {
-			expr = pRPCOpExpr(p.value)
-		}
-		op, err := runParser(expr, "failed to parse filter ("+p.value+")", p.value)
-		if err != nil {
-			return nil, err.apiError()
+		op, ok := fastOpExpr(p.value)
+		if !fast || !ok {
+			expr := pFilterOpExpr
+			if rpcRead {
+				expr = pRPCOpExpr
+			}
+			if op, err = runParser(expr, "failed to parse filter ("+p.value+")", p.value); err != nil {
+				return nil, err.apiError()
+			}
 		}
 		if op.noOp {
-			q.RPCParams = append(q.RPCParams, Param{Name: tp.field.Name, Value: op.value})
+			q.RPCParams = append(q.RPCParams, Param{Name: tp.field.Name, Value: p.value})
 			continue
 		}
 		q.Filters = append(q.Filters, op.filter(tp.path, tp.field))
@@ -128,12 +139,19 @@ func parseQuery(rawQuery string, rpcRead bool) (*Query, *apierr.Error) {
 		q.OnConflict = cols
 	}
 
-	ranges, err := queryRanges(valued)
-	if err != nil {
-		return nil, err.apiError()
+	ranges, rerr := queryRanges(valued, fast)
+	if rerr != nil {
+		return nil, rerr.apiError()
 	}
 	q.Ranges = ranges
 	return q, nil
+}
+
+func parseTreePath(key string, fast bool) (treePath, *qpError) {
+	if tp, ok := fastTreePath(key); fast && ok {
+		return tp, nil
+	}
+	return runParser(pTreePath, "failed to parse tree path ("+key+")", key)
 }
 
 func (e *qpError) apiError() *apierr.Error { return apierr.QueryParam(e.message, e.details) }
@@ -175,7 +193,7 @@ func parseLogic(p queryParam) (LogicTree, *qpError) {
 // value that is not an integer leaves its side unbounded, the last of
 // repeated keys wins, and a level with both has offset..offset+limit-1,
 // where a limit that did not parse counts as 0.
-func queryRanges(valued []queryParam) (map[string]Range, *qpError) {
+func queryRanges(valued []queryParam, fast bool) (map[string]Range, *qpError) {
 	type entry struct {
 		limit, offset *bounds
 	}
@@ -211,7 +229,7 @@ func queryRanges(valued []queryParam) (map[string]Range, *qpError) {
 	}
 	ranges := make(map[string]Range, len(keys))
 	for _, k := range keys {
-		tp, err := runParser(pTreePath, "failed to parse tree path ("+k+")", k)
+		tp, err := parseTreePath(k, fast)
 		if err != nil {
 			return nil, err
 		}
@@ -288,7 +306,7 @@ func splitQuery(raw string) []queryParam {
 // byte, so every later stage sees valid text.
 func urlDecode(s string) string {
 	if !strings.ContainsAny(s, "+%") {
-		return string([]rune(s))
+		return validUTF8(s)
 	}
 	b := make([]byte, 0, len(s))
 	for i := 0; i < len(s); i++ {
@@ -303,7 +321,14 @@ func urlDecode(s string) string {
 			b = append(b, c)
 		}
 	}
-	return string([]rune(string(b)))
+	return validUTF8(string(b))
+}
+
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return string([]rune(s))
 }
 
 func isHex(c byte) bool {

@@ -45,18 +45,86 @@ const (
 	message
 )
 
+// msg is one Parsec message. Its text is built only when an error is
+// reported: most failures are merged away by a later alternative, so the
+// found character is kept as a rune and shown on demand.
 type msg struct {
 	kind msgKind
 	text string
+	tok  rune
+	show showTok
+}
+
+type showTok uint8
+
+const (
+	showNone   showTok = iota // text as is
+	showString                // Haskell's show [tok]: "x"
+	showChar                  // Haskell's show tok: 'x'
+)
+
+func (m msg) String() string {
+	switch m.show {
+	case showString:
+		return hsShowString(string(m.tok))
+	case showChar:
+		return hsShowChar(m.tok)
+	}
+	return m.text
+}
+
+// msgTree holds an error's messages without copying on every merge: a
+// leaf, the concatenation of two trees, or a relabelled tree (an expect
+// label in place of the tree's own expect messages). nil is no messages.
+type msgTree struct {
+	m       msg
+	a, b    *msgTree
+	concat  bool
+	relabel bool
+}
+
+func leaf(ms ...msg) *msgTree {
+	var t *msgTree
+	for _, m := range ms {
+		t = join(t, &msgTree{m: m})
+	}
+	return t
+}
+
+func join(a, b *msgTree) *msgTree {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	return &msgTree{a: a, b: b, concat: true}
+}
+
+// list flattens t in Parsec's order.
+func (t *msgTree) list(out []msg, dropExpect bool) []msg {
+	switch {
+	case t == nil:
+	case t.concat:
+		out = t.b.list(t.a.list(out, dropExpect), dropExpect)
+	case t.relabel:
+		if !dropExpect {
+			out = append(out, t.m)
+		}
+		out = t.a.list(out, true)
+	case !(dropExpect && t.m.kind == expect):
+		out = append(out, t.m)
+	}
+	return out
 }
 
 // perr is a Parsec ParseError. No messages means "unknown error".
 type perr struct {
 	pos  srcPos
-	msgs []msg
+	msgs *msgTree
 }
 
-func (e perr) unknown() bool { return len(e.msgs) == 0 }
+func (e perr) unknown() bool { return e.msgs == nil }
 
 // mergeErr is Parsec's mergeError: a meaningful error beats an empty one,
 // the further position wins, equal positions pool their messages.
@@ -73,7 +141,7 @@ func mergeErr(e1, e2 perr) perr {
 	case c < 0:
 		return e2
 	}
-	return perr{e1.pos, slices.Concat(e1.msgs, e2.msgs)}
+	return perr{e1.pos, join(e1.msgs, e2.msgs)}
 }
 
 // bindErr is the merge bind applies after a step that consumed nothing.
@@ -87,23 +155,32 @@ func bindErr(prev, cur perr) perr {
 // withExpect is Parsec's setErrorMessage (Expect label): every expect
 // message is replaced by the one label.
 func withExpect(e perr, label string) perr {
-	msgs := []msg{{expect, label}}
-	for _, m := range e.msgs {
-		if m.kind != expect {
-			msgs = append(msgs, m)
-		}
-	}
-	return perr{e.pos, msgs}
+	return perr{e.pos, &msgTree{m: msg{kind: expect, text: label}, a: e.msgs, relabel: true}}
 }
 
-// pstate is the input and where the parser stands in it.
+// source is the input of one run. Error messages are built only when
+// track is set: control flow never depends on them, so runParser first
+// parses without them and re-runs with them only to report a failure.
+type source struct {
+	in    []rune
+	track bool
+	// nameAt-1 is the position of the last field name read without
+	// tracking, name its reply: the grammar reads a select item's name
+	// up to five times as it tries alias, embed and column in turn.
+	nameAt int
+	name   reply[string]
+}
+
+// pstate is where the parser stands in its source.
 type pstate struct {
-	in  []rune
+	src *source
 	i   int
 	pos srcPos
 }
 
-func (s pstate) atEnd() bool { return s.i >= len(s.in) }
+func (s pstate) atEnd() bool { return s.i >= len(s.src.in) }
+
+func (s pstate) at() rune { return s.src.in[s.i] }
 
 func (s pstate) unknownErr() perr { return perr{pos: s.pos} }
 
@@ -118,8 +195,11 @@ type reply[T any] struct {
 
 type parser[T any] func(pstate) reply[T]
 
-func failAt[T any](pos srcPos, msgs ...msg) reply[T] {
-	return reply[T]{err: perr{pos, msgs}}
+func failAt[T any](s pstate, msgs ...msg) reply[T] {
+	if !s.src.track {
+		return reply[T]{err: perr{pos: s.pos}}
+	}
+	return reply[T]{err: perr{s.pos, leaf(msgs...)}}
 }
 
 // pure succeeds with v without consuming.
@@ -136,20 +216,20 @@ func zero[T any]() parser[T] {
 
 // unexpected fails with an UnExpect message.
 func unexpected[T any](text string) parser[T] {
-	return func(s pstate) reply[T] { return failAt[T](s.pos, msg{unExpect, text}) }
+	return func(s pstate) reply[T] { return failAt[T](s, msg{kind: unExpect, text: text}) }
 }
 
 // satisfy consumes one character that f accepts.
 func satisfy(f func(rune) bool) parser[rune] {
 	return func(s pstate) reply[rune] {
 		if s.atEnd() {
-			return failAt[rune](s.pos, msg{sysUnExpect, ""})
+			return failAt[rune](s, msg{kind: sysUnExpect})
 		}
-		c := s.in[s.i]
+		c := s.at()
 		if !f(c) {
-			return failAt[rune](s.pos, msg{sysUnExpect, hsShowString(string(c))})
+			return failAt[rune](s, msg{kind: sysUnExpect, tok: c, show: showString})
 		}
-		n := pstate{s.in, s.i + 1, s.pos.advance(c)}
+		n := pstate{s.src, s.i + 1, s.pos.advance(c)}
 		return reply[rune]{v: c, st: n, ok: true, consumed: true, err: n.unknownErr()}
 	}
 }
@@ -158,10 +238,10 @@ func satisfy(f func(rune) bool) parser[rune] {
 // Parsec's anyToken does (it is what eof looks at).
 func anyToken(s pstate) reply[rune] {
 	if s.atEnd() {
-		return failAt[rune](s.pos, msg{sysUnExpect, ""})
+		return failAt[rune](s, msg{kind: sysUnExpect})
 	}
-	n := pstate{s.in, s.i + 1, s.pos}
-	return reply[rune]{v: s.in[s.i], st: n, ok: true, consumed: true, err: n.unknownErr()}
+	n := pstate{s.src, s.i + 1, s.pos}
+	return reply[rune]{v: s.at(), st: n, ok: true, consumed: true, err: n.unknownErr()}
 }
 
 func char(c rune) parser[rune] {
@@ -188,16 +268,17 @@ func str(lit string) parser[string] {
 	want := []rune(lit)
 	shown := hsShowString(lit)
 	return func(s pstate) reply[string] {
-		fail := func(consumed bool, found string) reply[string] {
-			return reply[string]{consumed: consumed,
-				err: perr{s.pos, []msg{{expect, shown}, {sysUnExpect, found}}}}
-		}
+		in := s.src.in
 		for k, w := range want {
-			if s.i+k >= len(s.in) {
-				return fail(k > 0, "")
+			if s.i+k >= len(in) {
+				r := failAt[string](s, msg{kind: expect, text: shown}, msg{kind: sysUnExpect})
+				r.consumed = k > 0
+				return r
 			}
-			if c := s.in[s.i+k]; c != w {
-				return fail(k > 0, hsShowString(string(c)))
+			if c := in[s.i+k]; c != w {
+				r := failAt[string](s, msg{kind: expect, text: shown}, msg{kind: sysUnExpect, tok: c, show: showString})
+				r.consumed = k > 0
+				return r
 			}
 		}
 		n := s
@@ -235,7 +316,7 @@ func lookAhead[T any](p parser[T]) parser[T] {
 func label[T any](p parser[T], l string) parser[T] {
 	return func(s pstate) reply[T] {
 		r := p(s)
-		if !r.consumed && (!r.ok || !r.err.unknown()) {
+		if s.src.track && !r.consumed && (!r.ok || !r.err.unknown()) {
 			r.err = withExpect(r.err, l)
 		}
 		return r
@@ -300,45 +381,69 @@ func many[T any](p parser[T]) parser[[]T] {
 	}
 }
 
+// chars is many (min 0) or many1 (min 1) over the one-character parser
+// p, returning the text, for the runs of characters the grammar reads
+// everywhere. accept must say exactly when p succeeds; the scan then
+// needs no reply per character, and p runs only to describe the failure
+// where the run stops, when errors are tracked.
+func chars(min int, accept func(rune) bool, p parser[rune]) parser[string] {
+	return func(s pstate) reply[string] {
+		in, i, pos := s.src.in, s.i, s.pos
+		for i < len(in) && accept(in[i]) {
+			pos = pos.advance(in[i])
+			i++
+		}
+		stop := pstate{s.src, i, pos}
+		err := stop.unknownErr()
+		if s.src.track {
+			err = p(stop).err
+		}
+		if i-s.i < min {
+			return reply[string]{err: err}
+		}
+		return reply[string]{v: string(in[s.i:i]), st: stop, ok: true, consumed: i > s.i, err: err}
+	}
+}
+
 func many1[T any](p parser[T]) parser[[]T] {
 	rest := many(p)
 	return func(s pstate) reply[[]T] {
 		c := begin(s)
-		x, ok := step(c, p)
+		x, ok := step(&c, p)
 		if !ok {
-			return failed[[]T](c)
+			return failed[[]T](&c)
 		}
-		xs, ok := step(c, rest)
+		xs, ok := step(&c, rest)
 		if !ok {
-			return failed[[]T](c)
+			return failed[[]T](&c)
 		}
-		return done(c, append([]T{x}, xs...))
+		return done(&c, append([]T{x}, xs...))
 	}
 }
 
 func sepBy1[T, S any](p parser[T], sep parser[S]) parser[[]T] {
 	rest := many(func(s pstate) reply[T] {
 		c := begin(s)
-		if _, ok := step(c, sep); !ok {
-			return failed[T](c)
+		if _, ok := step(&c, sep); !ok {
+			return failed[T](&c)
 		}
-		x, ok := step(c, p)
+		x, ok := step(&c, p)
 		if !ok {
-			return failed[T](c)
+			return failed[T](&c)
 		}
-		return done(c, x)
+		return done(&c, x)
 	})
 	return func(s pstate) reply[[]T] {
 		c := begin(s)
-		x, ok := step(c, p)
+		x, ok := step(&c, p)
 		if !ok {
-			return failed[[]T](c)
+			return failed[[]T](&c)
 		}
-		xs, ok := step(c, rest)
+		xs, ok := step(&c, rest)
 		if !ok {
-			return failed[[]T](c)
+			return failed[[]T](&c)
 		}
-		return done(c, append([]T{x}, xs...))
+		return done(&c, append([]T{x}, xs...))
 	}
 }
 
@@ -358,35 +463,38 @@ func option[T any](def T, p parser[T]) parser[T] {
 func between[O, C, T any](open parser[O], close parser[C], p parser[T]) parser[T] {
 	return func(s pstate) reply[T] {
 		c := begin(s)
-		if _, ok := step(c, open); !ok {
-			return failed[T](c)
+		if _, ok := step(&c, open); !ok {
+			return failed[T](&c)
 		}
-		v, ok := step(c, p)
+		v, ok := step(&c, p)
 		if !ok {
-			return failed[T](c)
+			return failed[T](&c)
 		}
-		if _, ok := step(c, close); !ok {
-			return failed[T](c)
+		if _, ok := step(&c, close); !ok {
+			return failed[T](&c)
 		}
-		return done(c, v)
+		return done(&c, v)
 	}
 }
 
-// notFollowedBy succeeds when p fails; show renders what p found.
-func notFollowedBy[T any](p parser[T], show func(T) string) parser[struct{}] {
+// notFollowedBy succeeds when p fails; when p succeeds the character it
+// found is reported as unexpected, shown as Haskell shows a Char.
+func notFollowedBy(p parser[rune]) parser[struct{}] {
 	found := func(s pstate) reply[struct{}] {
 		c := begin(s)
-		v, ok := step(c, try(p))
+		v, ok := step(&c, try(p))
 		if !ok {
-			return failed[struct{}](c)
+			return failed[struct{}](&c)
 		}
-		step(c, unexpected[struct{}](show(v)))
-		return failed[struct{}](c)
+		step(&c, func(s pstate) reply[struct{}] {
+			return failAt[struct{}](s, msg{kind: unExpect, tok: v, show: showChar})
+		})
+		return failed[struct{}](&c)
 	}
 	return try(alt(found, pure(struct{}{})))
 }
 
-var eof = label(notFollowedBy(anyToken, hsShowChar), "end of input")
+var eof = label(notFollowedBy(anyToken), "end of input")
 
 // chain runs parsers one after another with the error bookkeeping of
 // Parsec's bind: a step that consumed replaces the pending error, a step
@@ -397,7 +505,7 @@ type chain struct {
 	consumed bool
 }
 
-func begin(s pstate) *chain { return &chain{st: s, err: s.unknownErr()} }
+func begin(s pstate) chain { return chain{st: s, err: s.unknownErr()} }
 
 func step[T any](c *chain, p parser[T]) (T, bool) {
 	r := p(c.st)
@@ -428,15 +536,17 @@ func failed[T any](c *chain) reply[T] {
 // PostgREST's QPError: message is the position with the source name,
 // details the Parsec error text on one line.
 func runParser[T any](p parser[T], name string, input string) (T, *qpError) {
-	in := []rune(input)
-	r := p(pstate{in: in, pos: srcPos{1, 1}})
+	src := &source{in: []rune(input)}
+	r := p(pstate{src: src, pos: srcPos{1, 1}})
 	if r.ok {
 		return r.v, nil
 	}
+	src.track = true
+	r = p(pstate{src: src, pos: srcPos{1, 1}})
 	var z T
 	return z, &qpError{
 		message: `"` + name + `" (line ` + strconv.Itoa(r.err.pos.line) + ", column " + strconv.Itoa(r.err.pos.col) + ")",
-		details: hsStrip(strings.ReplaceAll(showErrorMessages(r.err.msgs), "\n", " ")),
+		details: hsStrip(strings.ReplaceAll(showErrorMessages(r.err.msgs.list(nil, false)), "\n", " ")),
 	}
 }
 
@@ -454,13 +564,13 @@ func showErrorMessages(msgs []msg) string {
 	for _, m := range sorted {
 		switch m.kind {
 		case sysUnExpect:
-			sys = append(sys, m.text)
+			sys = append(sys, m.String())
 		case unExpect:
-			unexp = append(unexp, m.text)
+			unexp = append(unexp, m.String())
 		case expect:
-			exp = append(exp, m.text)
+			exp = append(exp, m.String())
 		default:
-			other = append(other, m.text)
+			other = append(other, m.String())
 		}
 	}
 	showSys := ""

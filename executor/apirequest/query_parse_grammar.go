@@ -10,22 +10,22 @@ import (
 // each parser (where try, labels and lexemes sit) decides the error
 // messages, so it follows the Haskell closely rather than idiomatically.
 
-var ws = many(oneOf(" \t"))
+var ws = chars(0, func(r rune) bool { return r == ' ' || r == '\t' }, oneOf(" \t"))
 
 func lexeme[T any](p parser[T]) parser[T] {
 	return func(s pstate) reply[T] {
 		c := begin(s)
-		if _, ok := step(c, ws); !ok {
-			return failed[T](c)
+		if _, ok := step(&c, ws); !ok {
+			return failed[T](&c)
 		}
-		v, ok := step(c, p)
+		v, ok := step(&c, p)
 		if !ok {
-			return failed[T](c)
+			return failed[T](&c)
 		}
-		if _, ok := step(c, ws); !ok {
-			return failed[T](c)
+		if _, ok := step(&c, ws); !ok {
+			return failed[T](&c)
 		}
-		return done(c, v)
+		return done(&c, v)
 	}
 }
 
@@ -40,15 +40,15 @@ func seq2[A, B any](a parser[A], b parser[B]) parser[struct {
 	}
 	return func(s pstate) reply[pair] {
 		c := begin(s)
-		x, ok := step(c, a)
+		x, ok := step(&c, a)
 		if !ok {
-			return failed[pair](c)
+			return failed[pair](&c)
 		}
-		y, ok := step(c, b)
+		y, ok := step(&c, b)
 		if !ok {
-			return failed[pair](c)
+			return failed[pair](&c)
 		}
-		return done(c, pair{x, y})
+		return done(&c, pair{x, y})
 	}
 }
 
@@ -73,61 +73,144 @@ func right[A, B any](a parser[A], b parser[B]) parser[B] {
 
 var pDelimiter = label(char('.'), "delimiter (.)")
 
-var pIdentifier = fmap(many1(alt(letter, digit, oneOf("_ $"))), func(rs []rune) string {
-	return strings.Trim(string(rs), " ")
+var pIdentifier = fmap(chars(1, isIdentifierChar, alt(letter, digit, oneOf("_ $"))), func(s string) string {
+	return strings.Trim(s, " ")
 })
+
+func isIdentifierChar(r rune) bool {
+	return unicode.IsLetter(r) || r >= '0' && r <= '9' || r == '_' || r == ' ' || r == '$'
+}
+
+// noneOfChars is chars over noneOf(set).
+func noneOfChars(min int, set string) parser[string] {
+	return chars(min, func(r rune) bool { return !strings.ContainsRune(set, r) }, noneOf(set))
+}
 
 var pQuotedValue = fmap(between(char('"'), char('"'), many(alt(noneOf(`\"`), right(char('\\'), anyChar)))),
 	func(rs []rune) string { return string(rs) })
 
 func sepByDash(ident parser[string]) parser[string] {
-	dash := try(right(char('-'), notFollowedBy(char('>'), hsShowChar)))
+	dash := try(right(char('-'), notFollowedBy(char('>'))))
 	return fmap(sepBy1(ident, dash), func(parts []string) string { return strings.Join(parts, "-") })
 }
 
-var pFieldName = label(alt(pQuotedValue, sepByDash(pIdentifier)), "field name (* or [a..z0..9_$])")
+// fieldNameGrammar is PostgREST's pFieldName. pFieldName runs it when
+// errors are tracked and otherwise scans, with the same outcome.
+var fieldNameGrammar = label(alt(pQuotedValue, sepByDash(pIdentifier)), "field name (* or [a..z0..9_$])")
 
-var pJsonKeyName = label(alt(pQuotedValue, sepByDash(fmap(many1(noneOf("(-:.,>)")), func(rs []rune) string {
-	return hsStrip(string(rs))
-}))), "any non reserved character different from: .,>()")
+func pFieldName(s pstate) reply[string] {
+	if s.src.track {
+		return fieldNameGrammar(s)
+	}
+	if s.src.nameAt == s.i+1 {
+		return s.src.name
+	}
+	r := scanFieldName(s)
+	s.src.nameAt, s.src.name = s.i+1, r
+	return r
+}
+
+// scanFieldName is fieldNameGrammar without error messages: a quoted
+// name with backslash escapes, or identifiers joined by dashes that do
+// not start an arrow, each identifier trimmed of spaces.
+func scanFieldName(s pstate) reply[string] {
+	in, i, pos := s.src.in, s.i, s.pos
+	take := func() rune {
+		c := in[i]
+		pos = pos.advance(c)
+		i++
+		return c
+	}
+	fail := func() reply[string] { return reply[string]{consumed: i > s.i, err: perr{pos: pos}} }
+	if i < len(in) && in[i] == '"' {
+		take()
+		var b strings.Builder
+		for {
+			if i >= len(in) {
+				return fail()
+			}
+			switch c := take(); c {
+			case '"':
+				st := pstate{s.src, i, pos}
+				return reply[string]{v: b.String(), st: st, ok: true, consumed: true, err: st.unknownErr()}
+			case '\\':
+				if i >= len(in) {
+					return fail()
+				}
+				b.WriteRune(take())
+			default:
+				b.WriteRune(c)
+			}
+		}
+	}
+	var parts []string
+	for {
+		start := i
+		for i < len(in) && isIdentifierChar(in[i]) {
+			take()
+		}
+		if i == start {
+			return fail()
+		}
+		parts = append(parts, strings.Trim(string(in[start:i]), " "))
+		if i < len(in) && in[i] == '-' && (i+1 == len(in) || in[i+1] != '>') {
+			take()
+			continue
+		}
+		st := pstate{s.src, i, pos}
+		return reply[string]{v: strings.Join(parts, "-"), st: st, ok: true, consumed: true, err: st.unknownErr()}
+	}
+}
+
+var pJsonKeyName = label(alt(pQuotedValue, sepByDash(fmap(noneOfChars(1, "(-:.,>)"), hsStrip))),
+	"any non reserved character different from: .,>()")
 
 func lookAheadStr(lit string) parser[struct{}] { return try(void(lookAhead(str(lit)))) }
 
+var pJsonArrow = alt(try(str("->>")), try(str("->")))
+
+var pJsonOperand = alt(try(pJsonIndex), try(fmap(pJsonKeyName, func(k string) JSONStep {
+	return JSONStep{Key: k}
+})))
+
 var pJsonPath = many(func(s pstate) reply[JSONStep] {
 	c := begin(s)
-	arrow, ok := step(c, alt(try(str("->>")), try(str("->"))))
+	arrow, ok := step(&c, pJsonArrow)
 	if !ok {
-		return failed[JSONStep](c)
+		return failed[JSONStep](&c)
 	}
-	operand, ok := step(c, alt(try(pJsonIndex), try(fmap(pJsonKeyName, func(k string) JSONStep {
-		return JSONStep{Key: k}
-	}))))
+	operand, ok := step(&c, pJsonOperand)
 	if !ok {
-		return failed[JSONStep](c)
+		return failed[JSONStep](&c)
 	}
 	operand.Arrow = arrow
-	return done(c, operand)
+	return done(&c, operand)
 })
+
+var pJsonIndexEnd = alt(lookAheadStr("->"), lookAheadStr("::"), lookAheadStr("."), lookAheadStr(","), try(eof))
+
+var pSign = option('+', char('-'))
+
+var pDigits = chars(1, func(r rune) bool { return r >= '0' && r <= '9' }, digit)
 
 var pJsonIndex parser[JSONStep] = func(s pstate) reply[JSONStep] {
 	c := begin(s)
-	sign, ok := step(c, option('+', char('-')))
+	sign, ok := step(&c, pSign)
 	if !ok {
-		return failed[JSONStep](c)
+		return failed[JSONStep](&c)
 	}
-	ds, ok := step(c, many1(digit))
+	ds, ok := step(&c, pDigits)
 	if !ok {
-		return failed[JSONStep](c)
+		return failed[JSONStep](&c)
 	}
-	end := alt(lookAheadStr("->"), lookAheadStr("::"), lookAheadStr("."), lookAheadStr(","), try(eof))
-	if _, ok := step(c, end); !ok {
-		return failed[JSONStep](c)
+	if _, ok := step(&c, pJsonIndexEnd); !ok {
+		return failed[JSONStep](&c)
 	}
-	key := string(ds)
+	key := ds
 	if sign == '-' {
 		key = "-" + key
 	}
-	return done(c, JSONStep{Key: key, IsIndex: true})
+	return done(&c, JSONStep{Key: key, IsIndex: true})
 }
 
 var pField = lexeme(fmap(seq2(pFieldName, option[[]JSONStep](nil, pJsonPath)), func(p struct {
@@ -154,7 +237,7 @@ var pTreePath = fmap(seq2(sepBy1(pFieldName, pDelimiter), option[[]JSONStep](nil
 	return treePath{path, Field{Name: p.a[len(p.a)-1], JSONPath: p.b}}
 })
 
-var aliasSeparator = right(char(':'), notFollowedBy(char(':'), hsShowChar))
+var aliasSeparator = right(char(':'), notFollowedBy(char(':')))
 
 var pAlias = optional(try(left(pFieldName, aliasSeparator)))
 
@@ -187,53 +270,61 @@ var pEmbedParams = fmap(seq2(optional(pEmbedParam), optional(pEmbedParam)), func
 	return out
 })
 
+var (
+	pOpenAhead     = lookAheadStr("(")
+	pEllipsis      = str("...")
+	pStar          = str("*")
+	pCountCall     = str("count()")
+	pAggregateCall = optional(try(left(right(char('.'), pAggregation), str("()"))))
+)
+
 var pSelectEnd = alt(lookAheadStr(")"), lookAheadStr(","), try(eof))
 
 var pRelationSelect = lexeme(func(s pstate) reply[SelectItem] {
 	c := begin(s)
-	alias, ok := step(c, pAlias)
+	alias, ok := step(&c, pAlias)
 	if !ok {
-		return failed[SelectItem](c)
+		return failed[SelectItem](&c)
 	}
-	name, ok := step(c, pFieldName)
+	name, ok := step(&c, pFieldName)
 	if !ok {
-		return failed[SelectItem](c)
+		return failed[SelectItem](&c)
 	}
 	if name == "count" {
-		step(c, zero[struct{}]())
-		return failed[SelectItem](c)
+		step(&c, zero[struct{}]())
+		return failed[SelectItem](&c)
 	}
-	prm, ok := step(c, pEmbedParams)
+	prm, ok := step(&c, pEmbedParams)
 	if !ok {
-		return failed[SelectItem](c)
+		return failed[SelectItem](&c)
 	}
-	if _, ok := step(c, lookAheadStr("(")); !ok {
-		return failed[SelectItem](c)
+	if _, ok := step(&c, pOpenAhead); !ok {
+		return failed[SelectItem](&c)
 	}
 	it := SelectItem{Kind: SelectEmbed, Relation: name, Hint: prm.hint, JoinType: prm.join}
 	if alias != nil {
 		it.Alias = *alias
 	}
-	return done(c, it)
+	return done(&c, it)
 })
 
 var pSpreadRelationSelect = lexeme(func(s pstate) reply[SelectItem] {
 	c := begin(s)
-	if _, ok := step(c, str("...")); !ok {
-		return failed[SelectItem](c)
+	if _, ok := step(&c, pEllipsis); !ok {
+		return failed[SelectItem](&c)
 	}
-	name, ok := step(c, pFieldName)
+	name, ok := step(&c, pFieldName)
 	if !ok {
-		return failed[SelectItem](c)
+		return failed[SelectItem](&c)
 	}
-	prm, ok := step(c, pEmbedParams)
+	prm, ok := step(&c, pEmbedParams)
 	if !ok {
-		return failed[SelectItem](c)
+		return failed[SelectItem](&c)
 	}
-	if _, ok := step(c, lookAheadStr("(")); !ok {
-		return failed[SelectItem](c)
+	if _, ok := step(&c, pOpenAhead); !ok {
+		return failed[SelectItem](&c)
 	}
-	return done(c, SelectItem{Kind: SelectSpread, Relation: name, Hint: prm.hint, JoinType: prm.join})
+	return done(&c, SelectItem{Kind: SelectSpread, Relation: name, Hint: prm.hint, JoinType: prm.join})
 })
 
 var pAggregation = alt(str("sum"), str("avg"), str("count"), try(str("max")), try(str("min")))
@@ -241,64 +332,64 @@ var pAggregation = alt(str("sum"), str("avg"), str("count"), try(str("max")), tr
 var pFieldSelect = lexeme(alt(
 	try(func(s pstate) reply[SelectItem] {
 		c := begin(s)
-		if _, ok := step(c, str("*")); !ok {
-			return failed[SelectItem](c)
+		if _, ok := step(&c, pStar); !ok {
+			return failed[SelectItem](&c)
 		}
-		if _, ok := step(c, pSelectEnd); !ok {
-			return failed[SelectItem](c)
+		if _, ok := step(&c, pSelectEnd); !ok {
+			return failed[SelectItem](&c)
 		}
-		return done(c, SelectItem{Kind: SelectStar, Field: Field{Name: "*"}})
+		return done(&c, SelectItem{Kind: SelectStar, Field: Field{Name: "*"}})
 	}),
 	try(func(s pstate) reply[SelectItem] {
 		c := begin(s)
-		alias, ok := step(c, pAlias)
+		alias, ok := step(&c, pAlias)
 		if !ok {
-			return failed[SelectItem](c)
+			return failed[SelectItem](&c)
 		}
-		if _, ok := step(c, str("count()")); !ok {
-			return failed[SelectItem](c)
+		if _, ok := step(&c, pCountCall); !ok {
+			return failed[SelectItem](&c)
 		}
-		aggCast, ok := step(c, pCast)
+		aggCast, ok := step(&c, pCast)
 		if !ok {
-			return failed[SelectItem](c)
+			return failed[SelectItem](&c)
 		}
-		if _, ok := step(c, pSelectEnd); !ok {
-			return failed[SelectItem](c)
+		if _, ok := step(&c, pSelectEnd); !ok {
+			return failed[SelectItem](&c)
 		}
-		return done(c, SelectItem{Kind: SelectAggregate, Field: Field{Name: "*"}, Aggregate: "count",
+		return done(&c, SelectItem{Kind: SelectAggregate, Field: Field{Name: "*"}, Aggregate: "count",
 			AggregateCast: deref(aggCast), Alias: deref(alias)})
 	}),
 	func(s pstate) reply[SelectItem] {
 		c := begin(s)
-		alias, ok := step(c, pAlias)
+		alias, ok := step(&c, pAlias)
 		if !ok {
-			return failed[SelectItem](c)
+			return failed[SelectItem](&c)
 		}
-		fld, ok := step(c, pField)
+		fld, ok := step(&c, pField)
 		if !ok {
-			return failed[SelectItem](c)
+			return failed[SelectItem](&c)
 		}
-		cast, ok := step(c, pCast)
+		cast, ok := step(&c, pCast)
 		if !ok {
-			return failed[SelectItem](c)
+			return failed[SelectItem](&c)
 		}
-		agg, ok := step(c, optional(try(left(right(char('.'), pAggregation), str("()")))))
+		agg, ok := step(&c, pAggregateCall)
 		if !ok {
-			return failed[SelectItem](c)
+			return failed[SelectItem](&c)
 		}
-		aggCast, ok := step(c, pCast)
+		aggCast, ok := step(&c, pCast)
 		if !ok {
-			return failed[SelectItem](c)
+			return failed[SelectItem](&c)
 		}
-		if _, ok := step(c, pSelectEnd); !ok {
-			return failed[SelectItem](c)
+		if _, ok := step(&c, pSelectEnd); !ok {
+			return failed[SelectItem](&c)
 		}
 		it := SelectItem{Kind: SelectColumn, Field: fld, Alias: deref(alias), Cast: deref(cast),
 			AggregateCast: deref(aggCast)}
 		if agg != nil {
 			it.Kind, it.Aggregate = SelectAggregate, *agg
 		}
-		return done(c, it)
+		return done(&c, it)
 	}))
 
 func deref(p *string) string {
@@ -308,33 +399,64 @@ func deref(p *string) string {
 	return *p
 }
 
-func pFieldForest(s pstate) reply[[]SelectItem] {
-	return sepBy(pFieldTree, lexeme(char(',')))(s)
+// The select tree, the logic tree and the order list refer to themselves;
+// package-level parsers cannot, so these are tied in init.
+var (
+	pFieldForest parser[[]SelectItem]
+	pLogicTree   parser[LogicNode]
+)
+
+func init() {
+	fieldTree := alt(withChildren(pSpreadRelationSelect), withChildren(pRelationSelect), pFieldSelect)
+	pFieldForest = sepBy(fieldTree, lexeme(char(',')))
+
+	children := right(lexeme(char('(')), left(sepBy1(pLogicTreeRef, lexeme(char(','))), lexeme(char(')'))))
+	logicExpr := func(s pstate) reply[LogicNode] {
+		c := begin(s)
+		neg, ok := step(&c, pNot)
+		if !ok {
+			return failed[LogicNode](&c)
+		}
+		op, ok := step(&c, pLogicOp)
+		if !ok {
+			return failed[LogicNode](&c)
+		}
+		children, ok := step(&c, children)
+		if !ok {
+			return failed[LogicNode](&c)
+		}
+		return done(&c, LogicNode{Tree: &LogicTree{Negated: neg, Op: op, Children: children}})
+	}
+	pLogicTree = alt(fmap(try(pLogicFilter), func(f Filter) LogicNode { return LogicNode{Filter: &f} }), logicExpr)
 }
 
+// pFieldForestRef and pLogicTreeRef reach the parsers tied in init from
+// the parsers they are built of.
+func pFieldForestRef(s pstate) reply[[]SelectItem] { return pFieldForest(s) }
+
+func pLogicTreeRef(s pstate) reply[LogicNode] { return pLogicTree(s) }
+
+var openParen, closeParen = char('('), char(')')
+
 func withChildren(head parser[SelectItem]) parser[SelectItem] {
+	head = try(head)
+	children := between(openParen, closeParen, pFieldForestRef)
 	return func(s pstate) reply[SelectItem] {
 		c := begin(s)
-		it, ok := step(c, try(head))
+		it, ok := step(&c, head)
 		if !ok {
-			return failed[SelectItem](c)
+			return failed[SelectItem](&c)
 		}
-		children, ok := step(c, between(char('('), char(')'), pFieldForest))
+		kids, ok := step(&c, children)
 		if !ok {
-			return failed[SelectItem](c)
+			return failed[SelectItem](&c)
 		}
-		it.Children = children
+		it.Children = kids
 		if it.Children == nil {
 			it.Children = []SelectItem{}
 		}
-		return done(c, it)
+		return done(&c, it)
 	}
-}
-
-// pFieldTree is a function because select nests: a package-level parser
-// cannot refer to itself.
-func pFieldTree(s pstate) reply[SelectItem] {
-	return alt(withChildren(pSpreadRelationSelect), withChildren(pRelationSelect), pFieldSelect)(s)
 }
 
 // operation is an operator and its value, before it is placed in a Filter.
@@ -359,37 +481,41 @@ var quantOperator = label(alt(
 // ciString matches lit in any mix of lower and upper case, one character
 // at a time as PostgREST's ciString does.
 func ciString(lit string) parser[string] {
+	var chars []parser[rune]
+	for _, r := range lit {
+		chars = append(chars, alt(char(r), char(unicode.ToUpper(r))))
+	}
 	return func(s pstate) reply[string] {
 		c := begin(s)
-		for _, r := range lit {
-			if _, ok := step(c, alt(char(r), char(unicode.ToUpper(r)))); !ok {
-				return failed[string](c)
+		for _, p := range chars {
+			if _, ok := step(&c, p); !ok {
+				return failed[string](&c)
 			}
 		}
-		return done(c, lit)
+		return done(&c, lit)
 	}
 }
 
 var pIsVal = label(alt(try(ciString("null")), try(ciString("not_null")), try(ciString("true")),
 	try(ciString("false")), try(ciString("unknown"))), "isVal: (null, not_null, true, false, unknown)")
 
-var pSingleVal = fmap(many(anyChar), func(rs []rune) string { return string(rs) })
+var pSingleVal = chars(0, func(rune) bool { return true }, anyChar)
 
 var pListElement = alt(
-	try(left(pQuotedValue, notFollowedBy(noneOf(",)"), hsShowChar))),
-	fmap(many(noneOf(",)")), func(rs []rune) string { return string(rs) }))
+	try(left(pQuotedValue, notFollowedBy(noneOf(",)")))),
+	noneOfChars(0, ",)"))
 
 var pListVal = right(lexeme(char('(')), left(sepBy1(pListElement, char(',')), lexeme(char(')'))))
 
 var pLogicSingleVal = alt(
-	try(left(pQuotedValue, notFollowedBy(noneOf(",)"), hsShowChar))),
-	try(fmap(seq2(right(str("{"), many(noneOf("{}"))), str("}")), func(p struct {
-		a []rune
+	try(left(pQuotedValue, notFollowedBy(noneOf(",)")))),
+	try(fmap(seq2(right(str("{"), noneOfChars(0, "{}")), str("}")), func(p struct {
+		a string
 		b string
 	}) string {
-		return "{" + string(p.a) + "}"
+		return "{" + p.a + "}"
 	})),
-	fmap(many(noneOf(",)")), func(rs []rune) string { return string(rs) }))
+	noneOfChars(0, ",)"))
 
 func keyword(lit string) parser[struct{}] { return void(try(right(str(lit), pDelimiter))) }
 
@@ -404,83 +530,85 @@ func pOpExpr(sval parser[string]) parser[operation] {
 	pIsDist := fmap(right(keyword("isdistinct"), sval), func(v string) operation {
 		return operation{op: "isdistinct", value: v}
 	})
+	ftsOperator := alt(try(str("fts")), try(str("plfts")), try(str("phfts")), try(str("wfts")))
+	ftsLanguage := optional(try(between(char('('), char(')'), pIdentifier)))
+	quantifier := optional(try(between(char('('), char(')'), alt(try(str("any")), str("all")))))
 	pFts := func(s pstate) reply[operation] {
 		c := begin(s)
-		op, ok := step(c, alt(try(str("fts")), try(str("plfts")), try(str("phfts")), try(str("wfts"))))
+		op, ok := step(&c, ftsOperator)
 		if !ok {
-			return failed[operation](c)
+			return failed[operation](&c)
 		}
-		lang, ok := step(c, optional(try(between(char('('), char(')'), pIdentifier))))
+		lang, ok := step(&c, ftsLanguage)
 		if !ok {
-			return failed[operation](c)
+			return failed[operation](&c)
 		}
-		if _, ok := step(c, pDelimiter); !ok {
-			return failed[operation](c)
+		if _, ok := step(&c, pDelimiter); !ok {
+			return failed[operation](&c)
 		}
-		v, ok := step(c, sval)
+		v, ok := step(&c, sval)
 		if !ok {
-			return failed[operation](c)
+			return failed[operation](&c)
 		}
-		return done(c, operation{op: op, language: deref(lang), value: v})
+		return done(&c, operation{op: op, language: deref(lang), value: v})
 	}
 	pSimpleOp := func(s pstate) reply[operation] {
 		c := begin(s)
-		op, ok := step(c, simpleOperator)
+		op, ok := step(&c, simpleOperator)
 		if !ok {
-			return failed[operation](c)
+			return failed[operation](&c)
 		}
-		if _, ok := step(c, pDelimiter); !ok {
-			return failed[operation](c)
+		if _, ok := step(&c, pDelimiter); !ok {
+			return failed[operation](&c)
 		}
-		v, ok := step(c, sval)
+		v, ok := step(&c, sval)
 		if !ok {
-			return failed[operation](c)
+			return failed[operation](&c)
 		}
-		return done(c, operation{op: op, value: v})
+		return done(&c, operation{op: op, value: v})
 	}
 	pQuantOp := func(s pstate) reply[operation] {
 		c := begin(s)
-		op, ok := step(c, quantOperator)
+		op, ok := step(&c, quantOperator)
 		if !ok {
-			return failed[operation](c)
+			return failed[operation](&c)
 		}
-		quant, ok := step(c, optional(try(between(char('('), char(')'), alt(try(str("any")), str("all"))))))
+		quant, ok := step(&c, quantifier)
 		if !ok {
-			return failed[operation](c)
+			return failed[operation](&c)
 		}
-		if _, ok := step(c, pDelimiter); !ok {
-			return failed[operation](c)
+		if _, ok := step(&c, pDelimiter); !ok {
+			return failed[operation](&c)
 		}
-		v, ok := step(c, sval)
+		v, ok := step(&c, sval)
 		if !ok {
-			return failed[operation](c)
+			return failed[operation](&c)
 		}
-		return done(c, operation{op: op, quantifier: deref(quant), value: v})
+		return done(&c, operation{op: op, quantifier: deref(quant), value: v})
 	}
 	pOperation := label(alt(pIn, pIs, pIsDist, try(pFts), try(pSimpleOp), try(pQuantOp)), "operator (eq, gt, ...)")
 	pNot := alt(try(as(right(str("not"), pDelimiter), true)), pure(false))
 	return func(s pstate) reply[operation] {
 		c := begin(s)
-		neg, ok := step(c, pNot)
+		neg, ok := step(&c, pNot)
 		if !ok {
-			return failed[operation](c)
+			return failed[operation](&c)
 		}
-		op, ok := step(c, pOperation)
+		op, ok := step(&c, pOperation)
 		if !ok {
-			return failed[operation](c)
+			return failed[operation](&c)
 		}
 		op.negated = neg
-		return done(c, op)
+		return done(&c, op)
 	}
 }
 
 var pFilterOpExpr = pOpExpr(pSingleVal)
 
 // pRPCOpExpr is the filter parser of a GET on a function: a value that
-// does not begin with an operator is an argument.
-func pRPCOpExpr(v string) parser[operation] {
-	return alt(pFilterOpExpr, pure(operation{noOp: true, value: v}))
-}
+// does not begin with an operator is an argument (noOp; the caller keeps
+// the whole value).
+var pRPCOpExpr = alt(pFilterOpExpr, pure(operation{noOp: true}))
 
 var pOrderEnd = alt(try(void(lookAhead(char(',')))), try(eof))
 
@@ -490,24 +618,26 @@ var pNulls = alt(try(right(pDelimiter, str("nullsfirst"))), try(right(pDelimiter
 
 var pOrderNulls = alt(left(optional(pNulls), pOrderEnd), as(pOrderEnd, (*string)(nil)))
 
+var pOrdDirOpt = optional(pOrdDir)
+
 func orderTail(head parser[OrderTerm]) parser[OrderTerm] {
 	return func(s pstate) reply[OrderTerm] {
 		c := begin(s)
-		t, ok := step(c, head)
+		t, ok := step(&c, head)
 		if !ok {
-			return failed[OrderTerm](c)
+			return failed[OrderTerm](&c)
 		}
-		dir, ok := step(c, optional(pOrdDir))
+		dir, ok := step(&c, pOrdDirOpt)
 		if !ok {
-			return failed[OrderTerm](c)
+			return failed[OrderTerm](&c)
 		}
-		nulls, ok := step(c, pOrderNulls)
+		nulls, ok := step(&c, pOrderNulls)
 		if !ok {
-			return failed[OrderTerm](c)
+			return failed[OrderTerm](&c)
 		}
 		t.Direction = deref(dir)
 		t.Nulls = strings.TrimPrefix(deref(nulls), "nulls")
-		return done(c, t)
+		return done(&c, t)
 	}
 }
 
@@ -532,29 +662,6 @@ var pLogicFilter = fmap(seq2(left(pField, pDelimiter), pOpExpr(pLogicSingleVal))
 var pNot = label(alt(try(as(right(str("not"), pDelimiter), true)), pure(false)), "negation operator (not)")
 
 var pLogicOp = label(alt(try(str("and")), str("or")), "logic operator (and, or)")
-
-func pLogicTree(s pstate) reply[LogicNode] {
-	return alt(
-		fmap(try(pLogicFilter), func(f Filter) LogicNode { return LogicNode{Filter: &f} }),
-		pLogicExpr)(s)
-}
-
-func pLogicExpr(s pstate) reply[LogicNode] {
-	c := begin(s)
-	neg, ok := step(c, pNot)
-	if !ok {
-		return failed[LogicNode](c)
-	}
-	op, ok := step(c, pLogicOp)
-	if !ok {
-		return failed[LogicNode](c)
-	}
-	children, ok := step(c, right(lexeme(char('(')), left(sepBy1(pLogicTree, lexeme(char(','))), lexeme(char(')')))))
-	if !ok {
-		return failed[LogicNode](c)
-	}
-	return done(c, LogicNode{Tree: &LogicTree{Negated: neg, Op: op, Children: children}})
-}
 
 var pColumns = sepBy1(pFieldName, lexeme(char(',')))
 

@@ -382,3 +382,22 @@ func TestParseRPCQuery(t *testing.T) {
 		}
 	})
 }
+
+func BenchmarkParseQuery(b *testing.B) {
+	for _, bc := range []struct{ name, query string }{
+		{"one filter", "id=eq.5"},
+		{"a typical read", "select=id,name,client:clients!inner(id,name),tasks(id,title,done)&id=gt.10&name=ilike.*foo*" +
+			"&status=in.(open,closed)&order=created_at.desc.nullslast,id&limit=25&offset=50&tasks.order=id"},
+		{"shapes only the grammar reads", "select=id,data->>a::int,total:amount.sum(),users(first name)" +
+			"&or=(a.eq.1,and(b.gt.2,c.is.null))&tags=cs.{a,b}&d=eq(any).{1,2}&order=client(name).desc"},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := ParseQuery(bc.query); err != nil {
+					b.Fatal(err.Message)
+				}
+			}
+		})
+	}
+}

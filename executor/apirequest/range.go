@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"regexp"
+	"strconv"
 	"strings"
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
@@ -182,6 +183,10 @@ func saturate(n *big.Int) int64 {
 // allowed, a minus sign may be separated from its number, and 0x/0o
 // prefixes select hexadecimal and octal. Anything else is not a number.
 func readInteger(s string) (int64, bool) {
+	if len(s) > 0 && len(s) < 19 && strings.Trim(s, "0123456789") == "" {
+		n, err := strconv.ParseInt(s, 10, 64)
+		return n, err == nil
+	}
 	r := &intReader{in: []rune(s)}
 	n, ok := r.expr()
 	if !ok {

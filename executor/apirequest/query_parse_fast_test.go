@@ -1,0 +1,120 @@
+package apirequest
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// randomText joins n tokens drawn from tokens with a fixed seed, so the
+// corpus is the same on every run.
+func randomText(rng *rand.Rand, tokens []string, maxLen int) string {
+	var b strings.Builder
+	for range rng.IntN(maxLen + 1) {
+		b.WriteString(tokens[rng.IntN(len(tokens))])
+	}
+	return b.String()
+}
+
+func TestFastPathsAgreeWithGrammar(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	selectTokens := []string{"a", "b", "count", "left", "inner", "leftx", "é", "_$", "*", "...", ":", "::", "!", "(", ")",
+		",", " ", "\t", "-", ">", ".", `"`, `\`, "sum()", "()", "int", "count()", "a(", "b:c", "!inner", "!fk"}
+	orderTokens := []string{"a", "b", "asc", "desc", "nullsfirst", "nullslast", ".", ",", " ", "(", ")", "->", "x-y", `"`}
+	filterTokens := []string{"not", "eq", "neq", "gt", "gte", "like", "ilike", "is", "in", "isdistinct", "fts", "cs", ".",
+		"(", ")", ",", `"`, "null", "NULL", "Not_Null", "true", "unknown", "x", "*", " ", "any", "(any)", "{1,2}", "é"}
+	keyTokens := []string{"a", "b", ".", "->", "->>", "0", "-", " ", `"`, "é", "select", "order"}
+
+	t.Run("select agrees", func(t *testing.T) {
+		for range 40000 {
+			s := randomText(rng, selectTokens, 10)
+			fast, ok := fastSelect(s)
+			if !ok {
+				continue
+			}
+			slow, err := runParser(pFieldForest, "", s)
+			if slow == nil {
+				slow = []SelectItem{}
+			}
+			if err != nil || !reflect.DeepEqual(fast, slow) {
+				t.Fatalf("select %q:\nfast %#v\ngrammar %#v %v", s, fast, slow, err)
+			}
+		}
+	})
+	t.Run("order agrees", func(t *testing.T) {
+		for range 40000 {
+			s := randomText(rng, orderTokens, 8)
+			fast, ok := fastOrder(s)
+			if !ok {
+				continue
+			}
+			slow, err := runParser(pOrder, "", s)
+			if err != nil || !reflect.DeepEqual(fast, slow) {
+				t.Fatalf("order %q:\nfast %#v\ngrammar %#v %v", s, fast, slow, err)
+			}
+		}
+	})
+	t.Run("filters agree", func(t *testing.T) {
+		ops := []string{"eq", "neq", "gt", "gte", "lt", "lte", "like", "ilike", "match", "imatch", "cs", "cd", "ov", "sl", "sr",
+			"nxr", "nxl", "adj", "isdistinct", "fts", "plfts", "phfts", "wfts", "is", "in", "isx", "inx", "not"}
+		accepted := 0
+		for k := range 80000 {
+			s := randomText(rng, filterTokens, 8)
+			if k%2 == 0 {
+				s = []string{"", "not."}[rng.IntN(2)] + ops[rng.IntN(len(ops))] + []string{".", "(", "", ".("}[rng.IntN(4)] + s
+			}
+			fast, ok := fastOpExpr(s)
+			if ok {
+				accepted++
+			}
+			if !ok {
+				continue
+			}
+			slow, err := runParser(pFilterOpExpr, "", s)
+			if err != nil || !reflect.DeepEqual(fast, slow) {
+				t.Fatalf("filter %q:\nfast %#v\ngrammar %#v %v", s, fast, slow, err)
+			}
+		}
+		if accepted < 10000 {
+			t.Errorf("only %d filters took the fast path; the corpus no longer tests it", accepted)
+		}
+	})
+	t.Run("keys agree", func(t *testing.T) {
+		for range 40000 {
+			s := randomText(rng, keyTokens, 6)
+			fast, ok := fastTreePath(s)
+			if !ok {
+				continue
+			}
+			slow, err := runParser(pTreePath, "", s)
+			if err != nil || !reflect.DeepEqual(fast, slow) {
+				t.Fatalf("key %q:\nfast %#v\ngrammar %#v %v", s, fast, slow, err)
+			}
+		}
+	})
+	t.Run("whole queries agree, errors included", func(t *testing.T) {
+		keys := []string{"select", "order", "tasks.order", "id", "a.b", "or", "not.and", "limit", "offset", "x.limit", "columns", "on_conflict"}
+		values := append(append(selectTokens, filterTokens...), "1", "-1", "=", "&", "%20", "+")
+		for range 20000 {
+			var parts []string
+			for range rng.IntN(4) + 1 {
+				parts = append(parts, keys[rng.IntN(len(keys))]+"="+randomText(rng, values, 6))
+			}
+			query := strings.Join(parts, "&")
+			assertSameParse(t, query)
+		}
+	})
+}
+
+// assertSameParse checks that the fast paths change nothing for query.
+func assertSameParse(t *testing.T, query string) {
+	t.Helper()
+	for _, rpc := range []bool{false, true} {
+		q1, e1 := parseQuery(query, rpc, true)
+		q2, e2 := parseQuery(query, rpc, false)
+		if !reflect.DeepEqual(q1, q2) || !reflect.DeepEqual(e1, e2) {
+			t.Fatalf("query %q (rpc %v):\nfast    %#v %v\ngrammar %#v %v", query, rpc, q1, e1, q2, e2)
+		}
+	}
+}
