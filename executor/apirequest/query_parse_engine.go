@@ -214,11 +214,6 @@ func zero[T any]() parser[T] {
 	return func(s pstate) reply[T] { return reply[T]{err: s.unknownErr()} }
 }
 
-// unexpected fails with an UnExpect message.
-func unexpected[T any](text string) parser[T] {
-	return func(s pstate) reply[T] { return failAt[T](s, msg{kind: unExpect, text: text}) }
-}
-
 // satisfy consumes one character that f accepts.
 func satisfy(f func(rune) bool) parser[rune] {
 	return func(s pstate) reply[rune] {
@@ -543,6 +538,11 @@ func runParser[T any](p parser[T], name string, input string) (T, *qpError) {
 	}
 	src.track = true
 	r = p(pstate{src: src, pos: srcPos{1, 1}})
+	if r.ok {
+		// Unreachable while the scanning shortcuts match the grammar
+		// (tests hold them to it); the grammar's answer stands.
+		return r.v, nil
+	}
 	var z T
 	return z, &qpError{
 		message: `"` + name + `" (line ` + strconv.Itoa(r.err.pos.line) + ", column " + strconv.Itoa(r.err.pos.col) + ")",

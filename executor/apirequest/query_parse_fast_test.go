@@ -93,6 +93,19 @@ func TestFastPathsAgreeWithGrammar(t *testing.T) {
 			}
 		}
 	})
+	t.Run("the field name scanner agrees", func(t *testing.T) {
+		tokens := []string{"a", "é", " ", "\t", "-", ">", "->", `"`, `\`, ".", "_", "$", "1", "(", ":"}
+		for range 40000 {
+			in := randomText(rng, tokens, 7)
+			scanned := scanFieldName(pstate{src: &source{in: []rune(in)}, pos: srcPos{1, 1}})
+			parsed := fieldNameGrammar(pstate{src: &source{in: []rune(in), track: true}, pos: srcPos{1, 1}})
+			if scanned.ok != parsed.ok || scanned.consumed != parsed.consumed ||
+				scanned.ok && (scanned.v != parsed.v || scanned.st.i != parsed.st.i || scanned.st.pos != parsed.st.pos) {
+				t.Fatalf("field name %q:\nscanned %v %v %q %d\ngrammar %v %v %q %d", in, scanned.ok, scanned.consumed, scanned.v,
+					scanned.st.i, parsed.ok, parsed.consumed, parsed.v, parsed.st.i)
+			}
+		}
+	})
 	t.Run("whole queries agree, errors included", func(t *testing.T) {
 		keys := []string{"select", "order", "tasks.order", "id", "a.b", "or", "not.and", "limit", "offset", "x.limit", "columns", "on_conflict"}
 		values := append(append(selectTokens, filterTokens...), "1", "-1", "=", "&", "%20", "+")
@@ -116,5 +129,31 @@ func assertSameParse(t *testing.T, query string) {
 		if !reflect.DeepEqual(q1, q2) || !reflect.DeepEqual(e1, e2) {
 			t.Fatalf("query %q (rpc %v):\nfast    %#v %v\ngrammar %#v %v", query, rpc, q1, e1, q2, e2)
 		}
+	}
+}
+
+func TestScanPredicatesMatchTheirParsers(t *testing.T) {
+	sample := []rune("é中٣Ⅻ\u00a0\u2003ǅʰ")
+	for r := rune(0); r < 128; r++ {
+		sample = append(sample, r)
+	}
+	pairs := []struct {
+		name   string
+		accept func(rune) bool
+		p      parser[rune]
+	}{
+		{"identifier characters", isIdentifierChar, alt(letter, digit, oneOf("_ $"))},
+		{"spaces and tabs", func(r rune) bool { return r == ' ' || r == '\t' }, oneOf(" \t")},
+		{"digits", func(r rune) bool { return r >= '0' && r <= '9' }, digit},
+	}
+	for _, pair := range pairs {
+		t.Run(pair.name+" agree", func(t *testing.T) {
+			for _, r := range sample {
+				got := pair.p(pstate{src: &source{in: []rune{r}}, pos: srcPos{1, 1}}).ok
+				if got != pair.accept(r) {
+					t.Errorf("%q: parser %v, predicate %v", r, got, pair.accept(r))
+				}
+			}
+		})
 	}
 }
