@@ -10,6 +10,7 @@ import (
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
+	"github.com/pgrest/caddy-pgrest/executor/plan"
 	"github.com/pgrest/caddy-pgrest/executor/schema"
 	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
 	"github.com/pgrest/caddy-pgrest/jwtauth"
@@ -46,7 +47,7 @@ func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schem
 		}
 	}
 	readOnly := !isPost || fn.Volatility != 'v'
-	out, err := e.transact(r, req, cache, id, sqlgen.CallFunction(call), readOnly)
+	out, _, err := e.transact(r, req, cache, id, sqlgen.CallFunction(call), readOnly)
 	if err != nil {
 		return nil, err
 	}
@@ -216,7 +217,7 @@ func noFunction(cache *schema.Cache, req *apirequest.Request, keys []string, can
 		for n := range cache.Functions[req.Schema] {
 			names = append(names, n)
 		}
-		if c := closest(req.Name, names); c != "" {
+		if c := plan.Closest(req.Name, names); c != "" {
 			hint = "Perhaps you meant to call the function " + req.Schema + "." + c
 		}
 	} else {
@@ -242,7 +243,7 @@ func closestParams(given string, lists []string) string {
 	sort.Strings(lists)
 	best, bestScore := "", -1.0
 	for _, l := range lists {
-		if s := similarity(given, l); s > bestScore {
+		if s := plan.Similarity(given, l); s > bestScore {
 			best, bestScore = l, s
 		}
 	}

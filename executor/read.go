@@ -1,27 +1,114 @@
 package executor
 
 import (
+	"encoding/json"
 	"net/http"
+	"strconv"
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
+	"github.com/pgrest/caddy-pgrest/executor/plan"
 	"github.com/pgrest/caddy-pgrest/executor/schema"
 	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
 	"github.com/pgrest/caddy-pgrest/jwtauth"
 )
 
+// readMedia are the representations of a table or view.
+var readMedia = []apirequest.MediaType{apirequest.MediaJSON, apirequest.MediaSingleObject, apirequest.MediaCSV}
+
 // read answers GET and HEAD on a table or view, in a read-only transaction.
 func (e *Executor) read(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity) (*output, error) {
-	if _, ok := cache.Relation(req.Schema, req.Name); !ok {
+	rel, ok := cache.Relation(req.Schema, req.Name)
+	if !ok {
 		return nil, apierr.TableNotFound(req.Schema, req.Name, closestRelation(cache, req.Schema, req.Name))
 	}
-	main := sqlgen.ReadAll(req.Schema, req.Name, e.cfg.MaxRows)
-	out, err := e.transact(r, req, cache, id, main, true)
+	q, aerr := apirequest.ParseQuery(req.RawQuery)
+	if aerr != nil {
+		return nil, aerr
+	}
+	rep, aerr := apirequest.Negotiate(r.Header.Get("Accept"), readMedia)
+	if aerr != nil {
+		return nil, aerr
+	}
+	rangeHeader := ""
+	if req.Method == http.MethodGet {
+		// PostgREST reads the Range header on GET only.
+		rangeHeader = r.Header.Get("Range")
+	}
+	p, aerr := plan.BuildRead(cache, rel, q, plan.ReadOptions{
+		MaxRows: e.cfg.MaxRows, AggregatesEnabled: e.cfg.AggregatesEnabled, RangeHeader: rangeHeader})
+	if aerr != nil {
+		return nil, aerr
+	}
+	count := req.Preferences.Count
+	main, explain := sqlgen.Read(p, sqlgen.ReadOptions{
+		Representation: rep, Count: count, MaxRows: e.cfg.MaxRows, NoBody: req.Method == http.MethodHead})
+	var extras []sqlgen.Statement
+	if explain != nil {
+		extras = append(extras, *explain)
+	}
+	out, extraResults, err := e.transact(r, req, cache, id, main, true, extras...)
 	if err != nil {
 		return nil, err
 	}
-	out.contentRange = contentRange(0, out.pageTotal, out.total)
-	return out, nil
+	if explain != nil {
+		planned, err := plannedRows(extraResults[0])
+		if err != nil {
+			return nil, err
+		}
+		// An estimated count is exact up to db_max_rows: the main
+		// statement counted one row past it.
+		if count == "planned" || out.total == nil || *out.total > e.cfg.MaxRows {
+			out.total = &planned
+		}
+	}
+	if rep.Media == apirequest.MediaSingleObject && out.pageTotal != 1 {
+		return nil, apierr.Singularity(out.pageTotal)
+	}
+	out.contentType = rep.ContentType()
+	if req.Method == http.MethodHead {
+		out.noBody = true
+	}
+	return out, rangeStatus(out, p.Range.Offset)
+}
+
+// rangeStatus sets Content-Range and the status PostgREST gives a page:
+// 206 when a known total has rows beyond the page, 416 when the offset
+// lies past the total.
+func rangeStatus(out *output, offset int64) error {
+	out.contentRange = contentRange(offset, out.pageTotal, out.total)
+	if out.total == nil {
+		return nil
+	}
+	total := *out.total
+	if offset > total {
+		return apierr.RangeOutOfBounds(offset, total)
+	}
+	if out.pageTotal < total {
+		out.status = http.StatusPartialContent
+	}
+	return nil
+}
+
+// plannedRows reads the row estimate of the top plan node from an
+// EXPLAIN (FORMAT JSON) result.
+func plannedRows(res *txResult) (int64, error) {
+	if len(res.rows) != 1 || len(res.rows[0]) != 1 {
+		return 0, apierr.Internal("unexpected EXPLAIN result")
+	}
+	var plans []struct {
+		Plan struct {
+			Rows json.Number `json:"Plan Rows"`
+		} `json:"Plan"`
+	}
+	if err := json.Unmarshal(res.rows[0][0], &plans); err != nil || len(plans) != 1 {
+		return 0, apierr.Internal("unreadable EXPLAIN result")
+	}
+	f, err := strconv.ParseFloat(string(plans[0].Plan.Rows), 64)
+	if err != nil {
+		return 0, apierr.Internal("unreadable EXPLAIN row estimate")
+	}
+	return int64(f), nil
 }
 
 // closestRelation suggests a relation of schema for a misspelt name.
@@ -30,5 +117,5 @@ func closestRelation(cache *schema.Cache, schemaName, name string) string {
 	for n := range cache.Relations[schemaName] {
 		names = append(names, n)
 	}
-	return closest(name, names)
+	return plan.Closest(name, names)
 }

@@ -25,7 +25,7 @@ type txSpec struct {
 	commit  bool
 }
 
-// txResult is what the main statement returned.
+// txResult is what one statement returned.
 type txResult struct {
 	rows [][][]byte
 	tag  pgconn.CommandTag
@@ -45,7 +45,7 @@ const (
 // Otherwise decide is called with the main result and the end is sent in a
 // second round trip. Every error leaves the connection idle (rolled back)
 // or closed, never inside a transaction.
-func (e *Executor) run(ctx context.Context, pg *pgconn.PgConn, spec *txSpec, decide txDecision) (*txResult, error) {
+func (e *Executor) run(ctx context.Context, pg *pgconn.PgConn, spec *txSpec, decide txDecision) ([]*txResult, error) {
 	res, err := e.pipeline(ctx, pg, spec)
 	if err != nil {
 		rollbackIfOpen(ctx, pg)
@@ -56,7 +56,7 @@ func (e *Executor) run(ctx context.Context, pg *pgconn.PgConn, spec *txSpec, dec
 	}
 	commit := true
 	if decide != nil {
-		commit, err = decide(res)
+		commit, err = decide(res[len(res)-1])
 	}
 	end := "ROLLBACK"
 	if commit && err == nil {
@@ -72,7 +72,7 @@ func (e *Executor) run(ctx context.Context, pg *pgconn.PgConn, spec *txSpec, dec
 }
 
 // pipeline sends the transaction's statements and reads their results.
-func (e *Executor) pipeline(ctx context.Context, pg *pgconn.PgConn, spec *txSpec) (*txResult, error) {
+func (e *Executor) pipeline(ctx context.Context, pg *pgconn.PgConn, spec *txSpec) ([]*txResult, error) {
 	var prepared *statementSet
 	if e.cfg.PreparedStatements {
 		prepared = e.preparedOn(ctx, pg)
@@ -125,13 +125,13 @@ func (e *Executor) pipeline(ctx context.Context, pg *pgconn.PgConn, spec *txSpec
 	return res, nil
 }
 
-// readPipeline reads the results in the order pipeline sent them.
-func readPipeline(p *pgconn.Pipeline, spec *txSpec, parses []bool, names []string, prepared *statementSet) (*txResult, error) {
+// readPipeline reads the results in the order pipeline sent them. The
+// result of every statement is returned; the last is the main statement.
+func readPipeline(p *pgconn.Pipeline, spec *txSpec, parses []bool, names []string, prepared *statementSet) ([]*txResult, error) {
 	if _, err := readResult(p, false); err != nil {
 		return nil, &beginError{err}
 	}
-	var res *txResult
-	last := len(spec.statements) - 1
+	results := make([]*txResult, len(spec.statements))
 	for i := range spec.statements {
 		if parses[i] {
 			if _, err := p.GetResults(); err != nil {
@@ -139,13 +139,11 @@ func readPipeline(p *pgconn.Pipeline, spec *txSpec, parses []bool, names []strin
 			}
 			prepared.add(names[i])
 		}
-		r, err := readResult(p, i == last)
+		r, err := readResult(p, true)
 		if err != nil {
 			return nil, err
 		}
-		if i == last {
-			res = r
-		}
+		results[i] = r
 	}
 	if spec.decided {
 		if _, err := readResult(p, false); err != nil {
@@ -155,7 +153,7 @@ func readPipeline(p *pgconn.Pipeline, spec *txSpec, parses []bool, names []strin
 	if _, err := p.GetResults(); err != nil { // the Sync
 		return nil, err
 	}
-	return res, nil
+	return results, nil
 }
 
 // readResult reads one statement's result, keeping its rows when keep.

@@ -14,17 +14,19 @@ import (
 )
 
 // transact runs main in the request's transaction: settings, pre-request,
-// main. Read-only transactions end in the same round trip; others are
-// decided after the result is checked, so an error response never leaves
-// a write behind.
+// extras, main. Read-only transactions end in the same round trip; others
+// are decided after the result is checked, so an error response never
+// leaves a write behind. The extras' results are returned in order.
 func (e *Executor) transact(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity,
-	main sqlgen.Statement, readOnly bool) (*output, error) {
+	main sqlgen.Statement, readOnly bool, extras ...sqlgen.Statement) (*output, []*txResult, error) {
 	commit, applied := e.txOutcome(req.Preferences)
-	statements := make([]sqlgen.Statement, 0, 3)
+	statements := make([]sqlgen.Statement, 0, 3+len(extras))
 	statements = append(statements, e.settingsStatement(r, id, req.Schema, e.legacyClaims(cache)))
 	if e.cfg.PreRequest != "" {
 		statements = append(statements, sqlgen.Statement{SQL: "select " + preRequestCall(e.cfg.PreRequest) + "()"})
 	}
+	first := len(statements)
+	statements = append(statements, extras...)
 	statements = append(statements, main)
 	spec := &txSpec{readOnly: readOnly, statements: statements, decided: readOnly, commit: commit}
 
@@ -35,27 +37,27 @@ func (e *Executor) transact(r *http.Request, req *apirequest.Request, cache *sch
 		return commit && oerr == nil, oerr
 	}
 	start := time.Now()
-	res, err := e.runOnPool(r.Context(), spec, decide)
+	results, err := e.runOnPool(r.Context(), spec, decide)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	txDuration := time.Since(start)
 	if out == nil { // decided up front: the check runs after the fact
-		if out, err = resultOutput(res); err != nil {
-			return nil, err
+		if out, err = resultOutput(results[len(results)-1]); err != nil {
+			return nil, nil, err
 		}
 	}
 	out.txDuration = txDuration
 	if applied != "" {
 		out.preferenceApplied = append(out.preferenceApplied, applied)
 	}
-	return out, nil
+	return out, results[first : len(results)-1], nil
 }
 
 // runOnPool runs spec on a pool connection. A connection the server
 // closed while it sat idle fails at BEGIN; the pool's connections are then
 // renewed and the request runs once more, since nothing of it had run.
-func (e *Executor) runOnPool(ctx context.Context, spec *txSpec, decide txDecision) (*txResult, error) {
+func (e *Executor) runOnPool(ctx context.Context, spec *txSpec, decide txDecision) ([]*txResult, error) {
 	for attempt := 0; ; attempt++ {
 		conn, err := e.acquire(ctx)
 		if err != nil {

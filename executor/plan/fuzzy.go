@@ -1,4 +1,4 @@
-package executor
+package plan
 
 import "sort"
 
@@ -7,14 +7,14 @@ import "sort"
 // than it helps.
 const minSimilarity = 0.75
 
-// closest returns the candidate most similar to name, or "" when none is
+// Closest returns the candidate most similar to name, or "" when none is
 // similar enough. Similarity is 1 - edit distance / longer length; ties go
 // to the alphabetically first candidate so hints are stable.
-func closest(name string, candidates []string) string {
+func Closest(name string, candidates []string) string {
 	sort.Strings(candidates)
 	best, bestScore := "", 0.0
 	for _, c := range candidates {
-		if s := similarity(name, c); s > bestScore {
+		if s := Similarity(name, c); s > bestScore {
 			best, bestScore = c, s
 		}
 	}
@@ -24,7 +24,7 @@ func closest(name string, candidates []string) string {
 	return best
 }
 
-func similarity(a, b string) float64 {
+func Similarity(a, b string) float64 {
 	ra, rb := []rune(a), []rune(b)
 	longer := max(len(ra), len(rb))
 	if longer == 0 {

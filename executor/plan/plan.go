@@ -1,0 +1,116 @@
+// Package plan resolves a parsed request against the schema cache: which
+// relation each name means, which relationship each embed follows, which
+// column or computed column each field is. It is pure; sqlgen renders the
+// result and the executor runs it.
+package plan
+
+import (
+	"github.com/pgrest/caddy-pgrest/executor/apirequest"
+	"github.com/pgrest/caddy-pgrest/executor/schema"
+)
+
+// Read is the plan of one level of a read: the root relation or one
+// embedded resource.
+type Read struct {
+	// Relation is what this level reads from.
+	Relation *schema.Relation
+	// Alias is the SQL correlation name of this level, unique in the
+	// statement: the relation's name at the root, "<name>_<n>" below.
+	Alias string
+	// Fields are the output columns, in select order. Embeds hold the
+	// resources embedded here, in select order too; FieldOrder interleaves
+	// them as the client asked.
+	Fields []Field
+	Embeds []*Embed
+	// Output lists the select items in order: each is a field or an embed.
+	Output []OutputItem
+	// Where holds the conditions of this level, all of which must hold.
+	Where []Condition
+	Order []OrderTerm
+	// Range is the limit/offset of this level (the root's includes
+	// db_max_rows and the Range header).
+	Range apirequest.Range
+	// GroupBy is true when aggregates are selected: the other fields
+	// become the grouping keys.
+	GroupBy bool
+}
+
+// OutputItem is one item of the output, in select order.
+type OutputItem struct {
+	Field *Field
+	Embed *Embed
+}
+
+// ColumnRef names a value of a row: a column, possibly followed by a JSON
+// path, or a computed column (a function of the row).
+type ColumnRef struct {
+	Column   string
+	Computed *schema.Function
+	JSONPath []apirequest.JSONStep
+	// Star is the whole row ("*").
+	Star bool
+}
+
+// Field is one selected value.
+type Field struct {
+	Ref ColumnRef
+	// Name is the output key: the alias, else the column or the last JSON
+	// key, else the aggregate's name.
+	Name string
+	// Cast is a type name validated by the parser (letters, digits, _,
+	// $ and spaces): the one raw splice into SQL.
+	Cast string
+	// Aggregate is count, sum, avg, min or max; AggregateCast casts its
+	// result. Count() with no column counts rows.
+	Aggregate     string
+	AggregateCast string
+	// Spread marks a field taken from a spread (...) to-one embed: Ref
+	// then refers to that embed's row.
+	FromEmbed *Embed
+}
+
+// Embed is an embedded resource.
+type Embed struct {
+	// Name is the output key (the alias, else the name used in select).
+	Name         string
+	Relationship *schema.Relationship
+	// Inner makes rows without a match disappear from the parent (!inner).
+	Inner bool
+	// Spread merges a to-one embed's fields into its parent (...).
+	Spread bool
+	Plan   *Read
+}
+
+// ToOne says whether the embed yields one object rather than an array.
+func (e *Embed) ToOne() bool { return e.Relationship.ToOne() }
+
+// Condition is a filter, a logic tree, or a null check on an embed.
+type Condition struct {
+	Negated bool
+	// Filter is a column comparison.
+	Filter *Filter
+	// Op and Children make a tree: "and" or "or".
+	Op       string
+	Children []Condition
+	// EmbedNull tests whether an embedded resource is absent (is.null).
+	EmbedNull *Embed
+}
+
+// Filter compares a column with a value.
+type Filter struct {
+	Ref        ColumnRef
+	Op         string
+	Quantifier string
+	Language   string
+	Value      string
+	Values     []string
+}
+
+// OrderTerm is one ORDER BY key. Embed, when set, is the to-one embed
+// whose column orders the parent.
+type OrderTerm struct {
+	Ref       ColumnRef
+	Embed     *Embed
+	Direction string
+	Nulls     string
+}

@@ -1,0 +1,333 @@
+package plan
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	apierr "github.com/pgrest/caddy-pgrest/errors"
+	"github.com/pgrest/caddy-pgrest/executor/apirequest"
+	"github.com/pgrest/caddy-pgrest/executor/schema"
+)
+
+// ReadOptions are the configuration and headers a read plan depends on.
+type ReadOptions struct {
+	// MaxRows caps the root's rows (db_max_rows); 0 means no cap.
+	MaxRows int64
+	// AggregatesEnabled allows aggregate functions in select.
+	AggregatesEnabled bool
+	// RangeHeader is the Range header of a GET ("" otherwise).
+	RangeHeader string
+}
+
+// builder carries what planning one request needs.
+type builder struct {
+	cache  *schema.Cache
+	schema string
+	opts   ReadOptions
+	// aliases counts embeds so each gets a unique correlation name.
+	aliases int
+	root    string
+}
+
+// BuildRead plans a read of rel for the parsed query q.
+func BuildRead(cache *schema.Cache, rel *schema.Relation, q *apirequest.Query, opts ReadOptions) (*Read, *apierr.Error) {
+	b := &builder{cache: cache, schema: rel.Schema, opts: opts, root: rel.Name}
+	root, err := b.level(rel, rel.Name, q.Select)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.placeFilters(root, q); err != nil {
+		return nil, err
+	}
+	if err := b.placeOrder(root, q.Order); err != nil {
+		return nil, err
+	}
+	if err := b.placeRanges(root, q.Ranges); err != nil {
+		return nil, err
+	}
+	rootRange, err := apirequest.RootRange(opts.RangeHeader, q.Ranges)
+	if err != nil {
+		return nil, err
+	}
+	if opts.MaxRows > 0 && (rootRange.Limit == nil || *rootRange.Limit > opts.MaxRows) {
+		limit := opts.MaxRows
+		rootRange.Limit = &limit
+	}
+	root.Range = rootRange
+	return root, nil
+}
+
+// level plans one relation and its select list.
+func (b *builder) level(rel *schema.Relation, alias string, items []apirequest.SelectItem) (*Read, *apierr.Error) {
+	r := &Read{Relation: rel, Alias: alias}
+	for _, it := range items {
+		switch it.Kind {
+		case apirequest.SelectStar:
+			f := &Field{Ref: ColumnRef{Star: true}}
+			r.Fields = append(r.Fields, *f)
+			r.Output = append(r.Output, OutputItem{Field: &r.Fields[len(r.Fields)-1]})
+		case apirequest.SelectColumn, apirequest.SelectAggregate:
+			f, err := b.field(rel, it)
+			if err != nil {
+				return nil, err
+			}
+			r.GroupBy = r.GroupBy || f.Aggregate != ""
+			r.Fields = append(r.Fields, f)
+			r.Output = append(r.Output, OutputItem{Field: &r.Fields[len(r.Fields)-1]})
+		case apirequest.SelectEmbed, apirequest.SelectSpread:
+			e, err := b.embed(rel, it)
+			if err != nil {
+				return nil, err
+			}
+			r.Embeds = append(r.Embeds, e)
+			r.Output = append(r.Output, OutputItem{Embed: e})
+		}
+	}
+	// Output points into Fields; appends may have moved it, so rebuild
+	// the pointers now that Fields is complete.
+	fi := 0
+	for i := range r.Output {
+		if r.Output[i].Field != nil {
+			r.Output[i].Field = &r.Fields[fi]
+			fi++
+		}
+	}
+	return r, nil
+}
+
+// field resolves a column, JSON path, computed column or aggregate.
+func (b *builder) field(rel *schema.Relation, it apirequest.SelectItem) (Field, *apierr.Error) {
+	f := Field{Cast: it.Cast, Aggregate: it.Aggregate, AggregateCast: it.AggregateCast}
+	if it.Aggregate != "" && !b.opts.AggregatesEnabled {
+		return f, apierr.AggregatesNotAllowed()
+	}
+	// count() and "*".count() count rows; any other aggregate names a value.
+	if it.Field.Name != "" && it.Field.Name != "*" {
+		f.Ref = b.ref(rel, it.Field)
+	}
+	switch {
+	case it.Alias != "":
+		f.Name = it.Alias
+	case it.Aggregate != "":
+		f.Name = it.Aggregate
+	case len(it.Field.JSONPath) > 0:
+		f.Name = it.Field.JSONPath[len(it.Field.JSONPath)-1].Key
+	default:
+		f.Name = it.Field.Name
+	}
+	return f, nil
+}
+
+// ref resolves a name to a column or a computed column. A name that is
+// neither stays a column, so PostgreSQL reports it (42703), as PostgREST
+// lets it.
+func (b *builder) ref(rel *schema.Relation, fd apirequest.Field) ColumnRef {
+	ref := ColumnRef{Column: fd.Name, JSONPath: fd.JSONPath}
+	if _, ok := rel.Column(fd.Name); !ok {
+		if fn, ok := b.cache.ComputedColumn(rel.Schema, rel.Name, fd.Name); ok {
+			ref.Computed = fn
+		}
+	}
+	return ref
+}
+
+// embed resolves an embedded resource through the relationships of rel.
+func (b *builder) embed(rel *schema.Relation, it apirequest.SelectItem) (*Embed, *apierr.Error) {
+	found := b.cache.FindRelationships(rel.Schema, rel.Name, it.Relation, it.Hint)
+	switch len(found) {
+	case 0:
+		return nil, b.noRelationship(rel, it)
+	case 1:
+	default:
+		candidates := make([]map[string]string, len(found))
+		hints := make([]string, len(found))
+		for i, r := range found {
+			candidates[i], hints[i] = r.Describe(), r.HintName()
+		}
+		return nil, apierr.AmbiguousRelationship(rel.Name, it.Relation, candidates, hints)
+	}
+	rs := found[0]
+	target, ok := b.cache.Relation(rs.ForeignTable.Schema, rs.ForeignTable.Name)
+	if !ok {
+		return nil, b.noRelationship(rel, it)
+	}
+	name := it.Alias
+	if name == "" {
+		name = it.Relation
+	}
+	e := &Embed{Name: name, Relationship: rs, Inner: it.JoinType == "inner", Spread: it.Kind == apirequest.SelectSpread}
+	if e.Spread && !rs.ToOne() {
+		return nil, apierr.SpreadNotToOne(rel.Name, it.Relation)
+	}
+	b.aliases++
+	alias := target.Name + "_" + strconv.Itoa(b.aliases)
+	child, err := b.level(target, alias, it.Children)
+	if err != nil {
+		return nil, err
+	}
+	e.Plan = child
+	return e, nil
+}
+
+// noRelationship is PGRST200 with PostgREST's suggestion.
+func (b *builder) noRelationship(rel *schema.Relation, it apirequest.SelectItem) *apierr.Error {
+	var names []string
+	seen := map[string]bool{}
+	for _, r := range b.cache.Relationships(rel.Schema, rel.Name) {
+		n := r.ForeignTable.Name
+		if r.Cardinality == schema.Computed && r.Function != nil {
+			n = r.Function.Name
+		}
+		if !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
+	hint := ""
+	if c := Closest(it.Relation, names); c != "" && c != it.Relation {
+		hint = "Perhaps you meant '" + c + "' instead of '" + it.Relation + "'."
+	}
+	return apierr.NoRelationship(rel.Name, it.Relation, it.Hint, b.schema, hint)
+}
+
+// find walks an embed path down from root.
+func find(root *Read, path []string) (*Read, *apierr.Error) {
+	r := root
+	for _, name := range path {
+		var next *Read
+		for _, e := range r.Embeds {
+			if e.Name == name {
+				next = e.Plan
+				break
+			}
+		}
+		if next == nil {
+			return nil, apierr.NotEmbedded(name)
+		}
+		r = next
+	}
+	return r, nil
+}
+
+// placeFilters puts each filter and logic tree on the level it names.
+func (b *builder) placeFilters(root *Read, q *apirequest.Query) *apierr.Error {
+	for i := range q.Filters {
+		f := &q.Filters[i]
+		lvl, err := find(root, f.EmbedPath)
+		if err != nil {
+			return err
+		}
+		c, err := b.condition(lvl, f)
+		if err != nil {
+			return err
+		}
+		lvl.Where = append(lvl.Where, c)
+	}
+	for i := range q.Logic {
+		t := &q.Logic[i]
+		lvl, err := find(root, t.EmbedPath)
+		if err != nil {
+			return err
+		}
+		c, err := b.tree(lvl, t)
+		if err != nil {
+			return err
+		}
+		lvl.Where = append(lvl.Where, c)
+	}
+	return nil
+}
+
+func (b *builder) tree(lvl *Read, t *apirequest.LogicTree) (Condition, *apierr.Error) {
+	c := Condition{Negated: t.Negated, Op: t.Op}
+	for _, n := range t.Children {
+		var child Condition
+		var err *apierr.Error
+		if n.Tree != nil {
+			child, err = b.tree(lvl, n.Tree)
+		} else {
+			child, err = b.condition(lvl, n.Filter)
+		}
+		if err != nil {
+			return c, err
+		}
+		c.Children = append(c.Children, child)
+	}
+	return c, nil
+}
+
+// condition plans one filter. A filter naming an embedded resource of its
+// level tests the embed's presence, and only is.null / not.is.null may.
+func (b *builder) condition(lvl *Read, f *apirequest.Filter) (Condition, *apierr.Error) {
+	if len(f.Field.JSONPath) == 0 {
+		for _, e := range lvl.Embeds {
+			if e.Name != f.Field.Name {
+				continue
+			}
+			if f.Op != "is" || f.Quantifier != "" || (f.Value != "null" && f.Value != "not_null") {
+				return Condition{}, apierr.UnacceptableFilter(e.Name)
+			}
+			// not.is.null and is.not_null both mean "present".
+			return Condition{EmbedNull: e, Negated: f.Negated != (f.Value == "not_null")}, nil
+		}
+	}
+	return Condition{Negated: f.Negated, Filter: &Filter{
+		Ref: b.ref(lvl.Relation, f.Field), Op: f.Op, Quantifier: f.Quantifier,
+		Language: f.Language, Value: f.Value, Values: f.Values,
+	}}, nil
+}
+
+// placeOrder puts each order spec on its level; a related order must
+// name a to-one embed of that level.
+func (b *builder) placeOrder(root *Read, specs []apirequest.OrderSpec) *apierr.Error {
+	for _, spec := range specs {
+		lvl, err := find(root, spec.EmbedPath)
+		if err != nil {
+			return err
+		}
+		for _, t := range spec.Terms {
+			term := OrderTerm{Direction: t.Direction, Nulls: t.Nulls}
+			if t.Relation == "" {
+				term.Ref = b.ref(lvl.Relation, t.Field)
+				lvl.Order = append(lvl.Order, term)
+				continue
+			}
+			var e *Embed
+			for _, cand := range lvl.Embeds {
+				if cand.Name == t.Relation {
+					e = cand
+				}
+			}
+			if e == nil {
+				return apierr.NotEmbedded(t.Relation)
+			}
+			if !e.ToOne() {
+				return apierr.RelatedOrderNotToOne(lvl.Relation.Name, t.Relation)
+			}
+			term.Embed = e
+			term.Ref = ColumnRef{Column: t.Field.Name, JSONPath: t.Field.JSONPath}
+			lvl.Order = append(lvl.Order, term)
+		}
+	}
+	return nil
+}
+
+// placeRanges gives embedded levels their limit/offset ("tasks.limit").
+func (b *builder) placeRanges(root *Read, ranges map[string]apirequest.Range) *apierr.Error {
+	keys := make([]string, 0, len(ranges))
+	for k := range ranges {
+		if k != "" {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		lvl, err := find(root, strings.Split(k, "."))
+		if err != nil {
+			return err
+		}
+		lvl.Range = ranges[k]
+	}
+	return nil
+}

@@ -1,0 +1,406 @@
+package sqlgen
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/pgrest/caddy-pgrest/executor/apirequest"
+	"github.com/pgrest/caddy-pgrest/executor/plan"
+)
+
+// ReadOptions shape the statement around a read plan.
+type ReadOptions struct {
+	Representation apirequest.Representation
+	// Count is "exact", "planned", "estimated" or "".
+	Count string
+	// MaxRows bounds the exact part of an estimated count.
+	MaxRows int64
+	// NoBody skips building the body (HEAD).
+	NoBody bool
+}
+
+// Read renders the main statement of a read and, for planned and
+// estimated counts, the EXPLAIN statement whose row estimate is the total.
+func Read(p *plan.Read, opts ReadOptions) (main Statement, explain *Statement) {
+	g := &gen{}
+	source := g.query(p, "")
+	total := "null::bigint"
+	switch opts.Count {
+	case "exact":
+		total = "(select pg_catalog.count(*) from (" + g.countQuery(p) + ") _pgrst_c)"
+	case "estimated":
+		// Exact up to db_max_rows, the planner's estimate beyond it: count
+		// one row past the bound, and the executor decides.
+		if opts.MaxRows > 0 {
+			total = "(select pg_catalog.count(*) from (" + g.countQuery(p) + " limit " + g.param(strconv.FormatInt(opts.MaxRows+1, 10)) + ") _pgrst_c)"
+		} else {
+			total = "(select pg_catalog.count(*) from (" + g.countQuery(p) + ") _pgrst_c)"
+		}
+	}
+	if opts.Count == "planned" || (opts.Count == "estimated" && opts.MaxRows > 0) {
+		eg := &gen{}
+		explain = &Statement{SQL: "explain (format json) " + eg.countQuery(p), Args: eg.args}
+	}
+	body := bodyExpr(opts)
+	sql := "with pgrst_source as (" + source + ") select " + fmt.Sprintf(resultColumns, total, body) +
+		" from pgrst_source _pgrst_t"
+	return Statement{SQL: sql, Args: g.args}, explain
+}
+
+// bodyExpr aggregates the rows into the negotiated representation.
+func bodyExpr(opts ReadOptions) string {
+	if opts.NoBody {
+		return "null::text"
+	}
+	row := "_pgrst_t"
+	if opts.Representation.StripNulls {
+		row = "pg_catalog.json_strip_nulls(pg_catalog.row_to_json(_pgrst_t))"
+	}
+	switch opts.Representation.Media {
+	case apirequest.MediaSingleObject:
+		return "coalesce((pg_catalog.json_agg(" + row + ")->0)::text, 'null')"
+	case apirequest.MediaCSV:
+		// A header from the first row's keys, then each row's record text
+		// without its parentheses, as PostgREST renders CSV.
+		return "(select coalesce(pg_catalog.string_agg(a.k, ','), '') from (select pg_catalog.json_object_keys(r) as k " +
+			"from (select pg_catalog.row_to_json(hh) as r from pgrst_source as hh limit 1) s) a) || pg_catalog.chr(10) || " +
+			"coalesce(pg_catalog.string_agg(pg_catalog.substring(_pgrst_t::text, 2, pg_catalog.length(_pgrst_t::text) - 2), pg_catalog.chr(10)), '')"
+	}
+	return "coalesce(pg_catalog.json_agg(" + row + "), '[]')::text"
+}
+
+// gen renders SQL, collecting bind arguments in order.
+type gen struct {
+	args [][]byte
+}
+
+// param binds v and returns its placeholder.
+func (g *gen) param(v string) string {
+	g.args = append(g.args, []byte(v))
+	return "$" + strconv.Itoa(len(g.args))
+}
+
+// query renders one level: select list, from with embeds, where, group,
+// order, limit. join is the condition tying an embedded level to its
+// parent ("" at the root).
+func (g *gen) query(r *plan.Read, join string) string {
+	var b strings.Builder
+	b.WriteString("select ")
+	b.WriteString(strings.Join(g.selectList(r), ", "))
+	b.WriteString(" ")
+	from, joinWhere := g.from(r, join)
+	b.WriteString(from)
+	b.WriteString(g.where(r, joinWhere))
+	if r.GroupBy {
+		if keys := g.groupKeys(r); len(keys) > 0 {
+			b.WriteString(" group by " + strings.Join(keys, ", "))
+		}
+	}
+	if len(r.Order) > 0 {
+		terms := make([]string, len(r.Order))
+		for i, t := range r.Order {
+			terms[i] = g.orderTerm(r, t)
+		}
+		b.WriteString(" order by " + strings.Join(terms, ", "))
+	}
+	if r.Range.Limit != nil {
+		b.WriteString(" limit " + g.param(strconv.FormatInt(*r.Range.Limit, 10)))
+	}
+	if r.Range.Offset != 0 {
+		b.WriteString(" offset " + g.param(strconv.FormatInt(r.Range.Offset, 10)))
+	}
+	return b.String()
+}
+
+// countQuery is the root without order, limit, output or the embeds that
+// do not change which rows there are.
+func (g *gen) countQuery(r *plan.Read) string {
+	needed := map[*plan.Embed]bool{}
+	for _, e := range r.Embeds {
+		needed[e] = e.Inner
+	}
+	for _, c := range r.Where {
+		markEmbedNulls(c, needed)
+	}
+	var b strings.Builder
+	b.WriteString("select 1 from " + QualifiedName(r.Relation.Schema, r.Relation.Name) + " as " + QuoteIdent(r.Alias))
+	for _, e := range r.Embeds {
+		if needed[e] {
+			b.WriteString(g.lateral(r, e))
+		}
+	}
+	b.WriteString(g.where(r, nil))
+	if r.GroupBy {
+		if keys := g.groupKeys(r); len(keys) > 0 {
+			b.WriteString(" group by " + strings.Join(keys, ", "))
+		}
+	}
+	return b.String()
+}
+
+func markEmbedNulls(c plan.Condition, needed map[*plan.Embed]bool) {
+	if c.EmbedNull != nil {
+		needed[c.EmbedNull] = true
+	}
+	for _, ch := range c.Children {
+		markEmbedNulls(ch, needed)
+	}
+}
+
+// from renders the FROM clause with a lateral join per embed, and
+// returns the conditions that tie this level to its parent.
+func (g *gen) from(r *plan.Read, join string) (string, []string) {
+	var b strings.Builder
+	b.WriteString("from ")
+	var where []string
+	if join != "" {
+		where = append(where, join)
+	}
+	b.WriteString(QualifiedName(r.Relation.Schema, r.Relation.Name) + " as " + QuoteIdent(r.Alias))
+	for _, e := range r.Embeds {
+		b.WriteString(g.lateral(r, e))
+	}
+	return b.String(), where
+}
+
+// lateral renders the join of one embed. Every embed yields one column,
+// "body": the JSON array (to-many) or object (to-one) of the embedded
+// rows. Spread embeds also expose their fields to the parent.
+func (g *gen) lateral(parent *plan.Read, e *plan.Embed) string {
+	c := e.Plan
+	joinKind := " left join lateral "
+	if e.Inner {
+		joinKind = " inner join lateral "
+	}
+	from, cond := g.relationshipSource(parent, e)
+	inner := g.embeddedQuery(c, from, cond)
+	if e.ToOne() {
+		return joinKind + "(" + inner + ") as " + QuoteIdent(c.Alias+"_r") + " on true"
+	}
+	on := "true"
+	if e.Inner {
+		on = QuoteIdent(c.Alias+"_agg") + ".body is not null"
+	}
+	return joinKind + "(select pg_catalog.json_agg(" + QuoteIdent(c.Alias+"_r") + ") as body from (" + inner + ") as " +
+		QuoteIdent(c.Alias+"_r") + ") as " + QuoteIdent(c.Alias+"_agg") + " on " + on
+}
+
+// embeddedQuery renders an embedded level whose FROM is given.
+func (g *gen) embeddedQuery(c *plan.Read, from string, cond []string) string {
+	var b strings.Builder
+	b.WriteString("select ")
+	b.WriteString(strings.Join(g.selectList(c), ", "))
+	b.WriteString(" from " + from)
+	for _, e := range c.Embeds {
+		b.WriteString(g.lateral(c, e))
+	}
+	b.WriteString(g.where(c, cond))
+	if c.GroupBy {
+		if keys := g.groupKeys(c); len(keys) > 0 {
+			b.WriteString(" group by " + strings.Join(keys, ", "))
+		}
+	}
+	if len(c.Order) > 0 {
+		terms := make([]string, len(c.Order))
+		for i, t := range c.Order {
+			terms[i] = g.orderTerm(c, t)
+		}
+		b.WriteString(" order by " + strings.Join(terms, ", "))
+	}
+	if c.Range.Limit != nil {
+		b.WriteString(" limit " + g.param(strconv.FormatInt(*c.Range.Limit, 10)))
+	}
+	if c.Range.Offset != 0 {
+		b.WriteString(" offset " + g.param(strconv.FormatInt(c.Range.Offset, 10)))
+	}
+	return b.String()
+}
+
+// relationshipSource is the embedded relation's FROM item and the
+// conditions joining it to the parent row.
+func (g *gen) relationshipSource(parent *plan.Read, e *plan.Embed) (string, []string) {
+	c := e.Plan
+	rs := e.Relationship
+	target := QualifiedName(c.Relation.Schema, c.Relation.Name) + " as " + QuoteIdent(c.Alias)
+	p, ch := QuoteIdent(parent.Alias), QuoteIdent(c.Alias)
+	var cond []string
+	switch {
+	case rs.Function != nil:
+		fn := QualifiedName(rs.Function.Schema, rs.Function.Name)
+		return fn + "(" + p + ") as " + ch, nil
+	case rs.Junction != nil:
+		j := rs.Junction
+		ja := QuoteIdent(c.Alias + "_j")
+		var on []string
+		for _, pair := range j.TargetColumns {
+			on = append(on, ja+"."+QuoteIdent(pair[1])+" = "+ch+"."+QuoteIdent(pair[0]))
+		}
+		for _, pair := range j.SourceColumns {
+			cond = append(cond, ja+"."+QuoteIdent(pair[1])+" = "+p+"."+QuoteIdent(pair[0]))
+		}
+		return target + " join " + QualifiedName(j.Table.Schema, j.Table.Name) + " as " + ja + " on " + strings.Join(on, " and "), cond
+	default:
+		for _, pair := range rs.Columns {
+			cond = append(cond, ch+"."+QuoteIdent(pair[1])+" = "+p+"."+QuoteIdent(pair[0]))
+		}
+		return target, cond
+	}
+}
+
+// selectList renders the output columns of a level.
+func (g *gen) selectList(r *plan.Read) []string {
+	var out []string
+	for _, it := range r.Output {
+		if it.Field != nil {
+			out = append(out, g.fieldExpr(r, it.Field))
+			continue
+		}
+		e := it.Embed
+		c := e.Plan
+		switch {
+		case e.Spread:
+			for _, ci := range c.Output {
+				if ci.Field == nil {
+					// A nested embed of a spread resource keeps its key.
+					out = append(out, QuoteIdent(c.Alias+"_r")+"."+QuoteIdent(ci.Embed.Name)+" as "+QuoteIdent(ci.Embed.Name))
+					continue
+				}
+				if ci.Field.Ref.Star {
+					out = append(out, QuoteIdent(c.Alias+"_r")+".*")
+					continue
+				}
+				out = append(out, QuoteIdent(c.Alias+"_r")+"."+QuoteIdent(ci.Field.Name)+" as "+QuoteIdent(ci.Field.Name))
+			}
+		case e.ToOne():
+			out = append(out, g.embedBody(r, e)+" as "+QuoteIdent(e.Name))
+		default:
+			out = append(out, g.embedBody(r, e)+" as "+QuoteIdent(e.Name))
+		}
+	}
+	if len(out) == 0 {
+		// select= with nothing selected still yields one (empty) object
+		// per row.
+		return []string{""}
+	}
+	return out
+}
+
+// embedBody is the JSON value of an embed in its parent's row. When the
+// parent groups rows (aggregates), bodies become jsonb, which can be
+// grouped.
+func (g *gen) embedBody(parent *plan.Read, e *plan.Embed) string {
+	cast := ""
+	if parent.GroupBy {
+		cast = "::jsonb"
+	}
+	c := e.Plan
+	if e.ToOne() {
+		return "pg_catalog.row_to_json(" + QuoteIdent(c.Alias+"_r") + ".*)" + cast
+	}
+	return "coalesce(" + QuoteIdent(c.Alias+"_agg") + ".body, '[]')" + cast
+}
+
+// groupKeys are the non-aggregate outputs of a level.
+func (g *gen) groupKeys(r *plan.Read) []string {
+	var keys []string
+	for _, it := range r.Output {
+		switch {
+		case it.Embed != nil && !it.Embed.Spread:
+			keys = append(keys, g.embedBody(r, it.Embed))
+		case it.Field != nil && it.Field.Aggregate == "" && !it.Field.Ref.Star:
+			keys = append(keys, g.valueExpr(r, it.Field))
+		case it.Field != nil && it.Field.Ref.Star:
+			keys = append(keys, QuoteIdent(r.Alias)+".*")
+		}
+	}
+	return keys
+}
+
+// fieldExpr renders a selected field with its output name.
+func (g *gen) fieldExpr(r *plan.Read, f *plan.Field) string {
+	if f.Ref.Star {
+		return QuoteIdent(r.Alias) + ".*"
+	}
+	return g.valueExpr(r, f) + " as " + QuoteIdent(f.Name)
+}
+
+// valueExpr is a field's value: the reference, cast, aggregated.
+func (g *gen) valueExpr(r *plan.Read, f *plan.Field) string {
+	v := ""
+	if f.Ref.Column != "" || f.Ref.Computed != nil {
+		v = g.refExpr(r.Alias, f.Ref)
+		if f.Cast != "" {
+			v = "(" + v + ")::" + f.Cast
+		}
+	}
+	if f.Aggregate == "" {
+		return v
+	}
+	if v == "" {
+		v = "*"
+	}
+	v = "pg_catalog." + f.Aggregate + "(" + v + ")"
+	if f.AggregateCast != "" {
+		v = "(" + v + ")::" + f.AggregateCast
+	}
+	return v
+}
+
+// refExpr renders a column, computed column or JSON path of alias's row.
+// JSON keys are values and travel as parameters.
+func (g *gen) refExpr(alias string, ref plan.ColumnRef) string {
+	var v string
+	if ref.Computed != nil {
+		v = QualifiedName(ref.Computed.Schema, ref.Computed.Name) + "(" + QuoteIdent(alias) + ")"
+	} else {
+		v = QuoteIdent(alias) + "." + QuoteIdent(ref.Column)
+	}
+	for _, step := range ref.JSONPath {
+		arrow := "->"
+		if step.Arrow == "->>" {
+			arrow = "->>"
+		}
+		if step.IsIndex {
+			v += arrow + g.param(step.Key) + "::integer"
+		} else {
+			v += arrow + g.param(step.Key) + "::text"
+		}
+	}
+	return v
+}
+
+// orderTerm renders one ORDER BY key.
+func (g *gen) orderTerm(r *plan.Read, t plan.OrderTerm) string {
+	var v string
+	if t.Embed != nil {
+		v = g.refExpr(t.Embed.Plan.Alias+"_r", t.Ref)
+	} else {
+		v = g.refExpr(r.Alias, t.Ref)
+	}
+	switch t.Direction {
+	case "asc":
+		v += " asc"
+	case "desc":
+		v += " desc"
+	}
+	switch t.Nulls {
+	case "first":
+		v += " nulls first"
+	case "last":
+		v += " nulls last"
+	}
+	return v
+}
+
+// where renders the conditions of a level plus extra ones.
+func (g *gen) where(r *plan.Read, extra []string) string {
+	conds := append([]string(nil), extra...)
+	for _, c := range r.Where {
+		conds = append(conds, g.condition(r, c))
+	}
+	if len(conds) == 0 {
+		return ""
+	}
+	return " where " + strings.Join(conds, " and ")
+}
