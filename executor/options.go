@@ -9,30 +9,44 @@ import (
 	"github.com/pgrest/caddy-pgrest/executor/schema"
 )
 
-// options answers OPTIONS with the methods the target takes in Allow.
+// options answers OPTIONS with the methods the target takes in Allow,
+// as PostgREST computes them: PUT needs an insertable and updatable
+// relation with a primary key; a volatile function is POST only.
 func (e *Executor) options(req *apirequest.Request, cache *schema.Cache) (*output, error) {
-	methods := []string{"OPTIONS", "GET", "HEAD"}
+	var methods []string
 	switch req.Target {
 	case apirequest.TargetFunction:
-		if len(cache.FunctionsNamed(req.Schema, req.Name)) == 0 {
+		fns := cache.FunctionsNamed(req.Schema, req.Name)
+		if len(fns) == 0 {
 			return nil, apierr.NoFunction(req.Schema, req.Name, nil, " without parameters", "")
 		}
-		methods = append(methods, "POST")
+		methods = []string{"OPTIONS", "POST"}
+		if fns[0].Volatility != 'v' {
+			methods = []string{"OPTIONS", "GET", "HEAD", "POST"}
+		}
 	case apirequest.TargetRelation:
 		rel, ok := cache.Relation(req.Schema, req.Name)
 		if !ok {
 			return nil, apierr.TableNotFound(req.Schema, req.Name, closestRelation(cache, req.Schema, req.Name))
 		}
+		methods = []string{"OPTIONS", "GET", "HEAD"}
 		if rel.Insertable {
 			methods = append(methods, "POST")
 		}
+		if rel.Insertable && rel.Updatable && len(rel.PrimaryKey) > 0 {
+			methods = append(methods, "PUT")
+		}
 		if rel.Updatable {
-			methods = append(methods, "PUT", "PATCH")
+			methods = append(methods, "PATCH")
 		}
 		if rel.Deletable {
 			methods = append(methods, "DELETE")
 		}
+	default:
+		methods = []string{"OPTIONS", "GET", "HEAD"}
 	}
-	return &output{status: http.StatusOK, noBody: true,
-		headers: http.Header{"Allow": {strings.Join(methods, ",")}}}, nil
+	return &output{status: http.StatusOK, noBody: true, headers: http.Header{
+		"Allow":                       {strings.Join(methods, ",")},
+		"Access-Control-Allow-Origin": {"*"},
+	}}, nil
 }
