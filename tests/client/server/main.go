@@ -1,0 +1,381 @@
+// Command server runs pgrest's client suite: it starts a throwaway
+// PostgreSQL (tests/pgtest), loads the read API fixture (tests/fixtures) and
+// the suite's own tests/client/fixture.sql, serves pgrest through a real
+// Caddy config on a free loopback port, runs the postgrest-js tests with
+// Node's test runner and stops everything again. Its exit code is node's.
+//
+// Run it from the module root (make test-client does, after npm ci):
+//
+//	go run ./tests/client/server                        # every tests/client/*.test.mjs
+//	go run ./tests/client/server tests/client/rpc.test.mjs
+//	go run ./tests/client/server --test-reporter=spec   # more arguments for node --test
+//
+// Arguments go to node --test; when none of them names a file, every
+// *.test.mjs of tests/client runs. The tests get the environment
+//
+//	PGREST_URL         the server's base URL (http://127.0.0.1:<port>)
+//	PGREST_JWT_SECRET  the HS256 secret the server verifies tokens with
+//	PGREST_USER_TOKEN  a token signed with it for the role webuser (sub "client-suite")
+//
+// Set PGREST_TEST_DSN to a superuser URL to use a running PostgreSQL instead of
+// a throwaway one (see tests/pgtest); PGREST_CLIENT_KEEP=1 keeps the server
+// running after the tests until interrupted, for poking at it by hand.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/caddyconfig"
+	"github.com/golang-jwt/jwt/v5"
+
+	_ "github.com/caddyserver/caddy/v2/modules/standard"
+	_ "github.com/pgrest/caddy-pgrest/caddymodule"
+	"github.com/pgrest/caddy-pgrest/tests/fixtures"
+	"github.com/pgrest/caddy-pgrest/tests/pgtest"
+)
+
+const (
+	// database is the one database the suite reads; it is made afresh
+	// (dropped first when left from an earlier run).
+	database = "pgrest_client"
+	// jwtSecret is the HS256 passphrase of the server: 48 characters.
+	jwtSecret = "pgrest-client-suite-secret-long-enough-012345678"
+	// userSubject is the sub claim of PGREST_USER_TOKEN.
+	userSubject = "client-suite"
+	// clientDir is the suite's folder, relative to the module root.
+	clientDir = "tests/client"
+)
+
+func main() {
+	os.Exit(run())
+}
+
+// run does everything and returns the exit code: node's, or 1 when the
+// setup fails, or 130 after an interrupt.
+func run() int {
+	// SIGINT reaches node too when it comes from the terminal (one process
+	// group); node ends its run and we tear down after it.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	// A closed output pipe (| head) must not kill us before the teardown.
+	signal.Ignore(syscall.SIGPIPE)
+
+	root, err := moduleRoot()
+	if err != nil {
+		return fail(err)
+	}
+	sqlPath := filepath.Join(root, clientDir, "fixture.sql")
+	suiteSQL, err := os.ReadFile(sqlPath)
+	if err != nil {
+		return fail(err)
+	}
+
+	logf("starting PostgreSQL")
+	cluster, err := pgtest.Start()
+	if err != nil {
+		return fail(err)
+	}
+	defer func() {
+		logf("stopping PostgreSQL")
+		cluster.Stop()
+	}()
+	if ctx.Err() != nil {
+		return interrupted()
+	}
+
+	setupCtx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	superDSN, err := cluster.NewDatabase(setupCtx, database)
+	if err != nil {
+		return fail(err)
+	}
+	if err := pgtest.ExecSQL(setupCtx, superDSN, fixtures.ReadSQL); err != nil {
+		return fail(fmt.Errorf("loading tests/fixtures/read.sql: %w", err))
+	}
+	if err := pgtest.ExecSQL(setupCtx, superDSN, string(suiteSQL)); err != nil {
+		return fail(fmt.Errorf("loading %s: %w", filepath.Join(clientDir, "fixture.sql"), err))
+	}
+	authDSN := pgtest.DSNFor(superDSN, fixtures.Authenticator, fixtures.AuthenticatorPassword)
+
+	logDir, err := os.MkdirTemp("", "pgrest-client-")
+	if err != nil {
+		return fail(err)
+	}
+	defer os.RemoveAll(logDir)
+	logPath := filepath.Join(logDir, "caddy.log")
+	baseURL, err := startCaddy(authDSN, logPath)
+	if err != nil {
+		return fail(err)
+	}
+	defer func() {
+		if err := caddy.Stop(); err != nil {
+			logf("stopping Caddy: %v", err)
+		}
+	}()
+	if err := waitReady(setupCtx, baseURL); err != nil {
+		if ctx.Err() != nil {
+			return interrupted()
+		}
+		return fail(err)
+	}
+	logf("pgrest serves %s", baseURL)
+
+	token, err := userToken()
+	if err != nil {
+		return fail(err)
+	}
+	code := runNode(ctx, root, os.Args[1:], []string{
+		"PGREST_URL=" + baseURL,
+		"PGREST_JWT_SECRET=" + jwtSecret,
+		"PGREST_USER_TOKEN=" + token,
+	})
+	if os.Getenv("PGREST_CLIENT_KEEP") == "1" && ctx.Err() == nil {
+		logf("PGREST_CLIENT_KEEP=1: serving %s until interrupted", baseURL)
+		<-ctx.Done()
+	}
+	if ctx.Err() != nil && code == 0 {
+		return interrupted()
+	}
+	if code != 0 && ctx.Err() == nil {
+		printTail(logPath, 40)
+	}
+	return code
+}
+
+// startCaddy loads a Caddy config, adapted from a Caddyfile as a user would
+// write it, serving pgrest on a free loopback port; it returns the base URL.
+// Caddy's log and the access log go to logPath, not to the terminal, where
+// they would bury node's report; run prints the log's end when tests fail.
+func startCaddy(authDSN, logPath string) (string, error) {
+	port, err := freePort()
+	if err != nil {
+		return "", err
+	}
+	directives := [][2]string{
+		{"db_uri", caddyfileToken(authDSN)},
+		{"db_schemas", strings.Join(fixtures.ExposedSchemas(), " ")},
+		{"db_anon_role", fixtures.AnonRole},
+		{"db_aggregates_enabled", "true"},
+		{"jwt_secret", jwtSecret},
+	}
+	var b strings.Builder
+	for _, d := range directives {
+		fmt.Fprintf(&b, "\t\t%s %s\n", d[0], d[1])
+	}
+	logOutput := "output file " + caddyfileToken(logPath)
+	caddyfile := fmt.Sprintf("{\n\tadmin off\n\tauto_https off\n\tpersist_config off\n\tlog {\n\t\t%s\n\t}\n}\n"+
+		"http://127.0.0.1:%d {\n\tlog {\n\t\t%s\n\t}\n\tpgrest {\n%s\t}\n}\n", logOutput, port, logOutput, b.String())
+	cfg, warnings, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(caddyfile), nil)
+	if err != nil {
+		return "", fmt.Errorf("adapting the Caddyfile: %w\n%s", err, caddyfile)
+	}
+	for _, w := range warnings {
+		logf("Caddyfile warning: %s", w.Message)
+	}
+	if err := caddy.Load(cfg, true); err != nil {
+		return "", fmt.Errorf("loading the Caddy config: %w", err)
+	}
+	return fmt.Sprintf("http://127.0.0.1:%d", port), nil
+}
+
+// printTail prints the last n lines of the server log, for failed tests.
+func printTail(path string, n int) {
+	data, err := os.ReadFile(path)
+	if err != nil || len(data) == 0 {
+		return
+	}
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	logf("the server log's last %d lines:", len(lines))
+	fmt.Fprintln(os.Stderr, strings.Join(lines, "\n"))
+}
+
+// caddyfileToken quotes a value holding spaces (a keyword/value DSN from
+// PGREST_TEST_DSN) as one Caddyfile token.
+func caddyfileToken(v string) string {
+	if !strings.ContainsAny(v, " \t\"") {
+		return v
+	}
+	return "`" + v + "`"
+}
+
+// waitReady waits until pgrest answers a read of the fixture: the schema
+// cache is loaded in the background after Caddy starts.
+func waitReady(ctx context.Context, baseURL string) error {
+	client := &http.Client{Timeout: 10 * time.Second}
+	var last string
+	for {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, baseURL+"/clients", nil)
+		if err != nil {
+			return err
+		}
+		res, err := client.Do(req)
+		if err == nil {
+			body, _ := io.ReadAll(io.LimitReader(res.Body, 4096))
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				return nil
+			}
+			last = fmt.Sprintf("status %d: %s", res.StatusCode, body)
+			if res.StatusCode != http.StatusServiceUnavailable {
+				return fmt.Errorf("GET /clients: %s", last)
+			}
+		} else {
+			last = err.Error()
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("pgrest not ready: %s", last)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// userToken is an HS256 token for the role webuser, valid for a day.
+func userToken() (string, error) {
+	now := time.Now()
+	claims := jwt.MapClaims{
+		"role": fixtures.UserRole,
+		"sub":  userSubject,
+		"iat":  now.Unix(),
+		"exp":  now.Add(24 * time.Hour).Unix(),
+	}
+	return jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString([]byte(jwtSecret))
+}
+
+// runNode runs node --test in the module root with the suite's environment,
+// its output going straight to ours, and returns its exit code. The TAP
+// reporter is the default (node would pick spec on a terminal), so the run
+// always ends with the "# pass N" and "# fail N" summary lines.
+func runNode(ctx context.Context, root string, args, env []string) int {
+	nodeArgs := []string{"--test"}
+	if !hasReporter(args) {
+		nodeArgs = append(nodeArgs, "--test-reporter=tap")
+	}
+	nodeArgs = append(nodeArgs, args...)
+	if !namesFile(args) {
+		// Named one by one: node 20 and node 22 read a folder argument
+		// differently.
+		files, err := filepath.Glob(filepath.Join(clientDir, "*.test.mjs"))
+		if err != nil {
+			return fail(err)
+		}
+		if len(files) == 0 {
+			return fail(fmt.Errorf("no %s/*.test.mjs to run", clientDir))
+		}
+		sort.Strings(files)
+		nodeArgs = append(nodeArgs, files...)
+	}
+	cmd := exec.Command("node", nodeArgs...)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = nil, os.Stdout, os.Stderr
+	if err := cmd.Start(); err != nil {
+		return fail(fmt.Errorf("starting node (Node.js 20 or newer is needed): %w", err))
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		// Interrupted: node has had the terminal's SIGINT too, or gets one
+		// now; after a grace period it is killed.
+		_ = cmd.Process.Signal(os.Interrupt)
+		select {
+		case err = <-done:
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+			err = <-done
+		}
+	}
+	if err == nil {
+		return 0
+	}
+	var exitErr *exec.ExitError
+	if errors.As(err, &exitErr) {
+		if code := exitErr.ExitCode(); code > 0 {
+			return code
+		}
+		return 1 // killed by a signal
+	}
+	return fail(err)
+}
+
+func hasReporter(args []string) bool {
+	for _, a := range args {
+		if strings.HasPrefix(a, "--test-reporter") {
+			return true
+		}
+	}
+	return false
+}
+
+// namesFile says whether an argument is a test file rather than an option.
+// Options taking a separate value (--test-name-pattern x) count too, so
+// their value must be written with "=".
+func namesFile(args []string) bool {
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			return true
+		}
+	}
+	return false
+}
+
+// moduleRoot is the folder holding go.mod, at or above the working folder.
+func moduleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("no go.mod at or above the working folder; run from the pgrest module")
+		}
+		dir = parent
+	}
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+func logf(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "client suite: "+format+"\n", args...)
+}
+
+func fail(err error) int {
+	logf("%v", err)
+	return 1
+}
+
+func interrupted() int {
+	logf("interrupted")
+	return 130
+}
