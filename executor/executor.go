@@ -136,7 +136,7 @@ func (e *Executor) handle(r *http.Request, req *apirequest.Request, cache *schem
 	case apirequest.ActionInvoke:
 		return e.invoke(r, req, cache, id)
 	default:
-		return nil, apierr.NotImplemented(req.Method + " on tables and views is not available yet")
+		return e.write(r, req, cache, id)
 	}
 }
 

@@ -22,7 +22,9 @@ type output struct {
 	contentRange string
 	pageTotal    int64
 	total        *int64
-	headers      http.Header
+	// inserted counts the rows an upsert inserted rather than updated.
+	inserted int64
+	headers  http.Header
 	// preferenceApplied lists the preferences honoured.
 	preferenceApplied []string
 	// gucStatus/gucHeaders are what the SQL set in response.status and
@@ -55,6 +57,11 @@ func resultOutput(res *txResult) (*output, error) {
 		return nil, err
 	}
 	out.pageTotal = n
+	if len(row) > sqlgen.ColInserted && row[sqlgen.ColInserted] != nil {
+		if out.inserted, err = strconv.ParseInt(string(row[sqlgen.ColInserted]), 10, 64); err != nil {
+			return nil, err
+		}
+	}
 	if v := row[sqlgen.ColResponseHeaders]; v != nil {
 		h, aerr := parseGUCHeaders(v)
 		if aerr != nil {

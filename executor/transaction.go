@@ -19,6 +19,13 @@ import (
 // leaves a write behind. The extras' results are returned in order.
 func (e *Executor) transact(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity,
 	main sqlgen.Statement, readOnly bool, extras ...sqlgen.Statement) (*output, []*txResult, error) {
+	return e.transactChecked(r, req, cache, id, main, readOnly, nil, extras...)
+}
+
+// transactChecked is transact with a check of the main result that runs
+// before a read-write transaction ends: an error from check rolls back.
+func (e *Executor) transactChecked(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity,
+	main sqlgen.Statement, readOnly bool, check func(*output) error, extras ...sqlgen.Statement) (*output, []*txResult, error) {
 	commit, applied := e.txOutcome(req.Preferences)
 	statements := make([]sqlgen.Statement, 0, 3+len(extras))
 	statements = append(statements, e.settingsStatement(r, id, req.Schema, e.legacyClaims(cache)))
@@ -34,6 +41,9 @@ func (e *Executor) transact(r *http.Request, req *apirequest.Request, cache *sch
 	decide := func(res *txResult) (bool, error) {
 		var oerr error
 		out, oerr = resultOutput(res)
+		if oerr == nil && check != nil {
+			oerr = check(out)
+		}
 		return commit && oerr == nil, oerr
 	}
 	start := time.Now()

@@ -24,6 +24,12 @@ type ReadOptions struct {
 // estimated counts, the EXPLAIN statement whose row estimate is the total.
 func Read(p *plan.Read, opts ReadOptions) (main Statement, explain *Statement) {
 	g := &gen{}
+	return g.read(p, opts, "")
+}
+
+// read renders the statement around p; with, when set, is a CTE list
+// rendered before (a mutation whose rows p reads through rootFrom).
+func (g *gen) read(p *plan.Read, opts ReadOptions, with string) (main Statement, explain *Statement) {
 	source := g.query(p, "")
 	total := "null::bigint"
 	switch opts.Count {
@@ -43,8 +49,8 @@ func Read(p *plan.Read, opts ReadOptions) (main Statement, explain *Statement) {
 		explain = &Statement{SQL: "explain (format json) " + eg.countQuery(p), Args: eg.args}
 	}
 	body := bodyExpr(opts)
-	sql := "with pgrst_source as (" + source + ") select " + fmt.Sprintf(resultColumns, total, body) +
-		" from pgrst_source _pgrst_t"
+	sql := "with " + with + "pgrst_source as (" + source + ") select " + fmt.Sprintf(resultColumns, total, body) +
+		g.extraColumns + " from pgrst_source _pgrst_t"
 	return Statement{SQL: sql, Args: g.args}, explain
 }
 
@@ -73,6 +79,14 @@ func bodyExpr(opts ReadOptions) string {
 // gen renders SQL, collecting bind arguments in order.
 type gen struct {
 	args [][]byte
+	// rootFrom replaces the root relation in FROM (a CTE of written
+	// rows, a function call); rootRowType then casts the root's row for
+	// computed columns, which take the relation's row type.
+	rootFrom    string
+	rootAlias   string
+	rootRowType string
+	// extraColumns are appended to the standard result columns.
+	extraColumns string
 }
 
 // param binds v and returns its placeholder.
@@ -124,7 +138,7 @@ func (g *gen) countQuery(r *plan.Read) string {
 		markEmbedNulls(c, needed)
 	}
 	var b strings.Builder
-	b.WriteString("select 1 from " + QualifiedName(r.Relation.Schema, r.Relation.Name) + " as " + QuoteIdent(r.Alias))
+	b.WriteString("select 1 from " + g.fromItem(r, true))
 	for _, e := range r.Embeds {
 		if needed[e] {
 			b.WriteString(g.lateral(r, e))
@@ -157,11 +171,20 @@ func (g *gen) from(r *plan.Read, join string) (string, []string) {
 	if join != "" {
 		where = append(where, join)
 	}
-	b.WriteString(QualifiedName(r.Relation.Schema, r.Relation.Name) + " as " + QuoteIdent(r.Alias))
+	b.WriteString(g.fromItem(r, join == ""))
 	for _, e := range r.Embeds {
 		b.WriteString(g.lateral(r, e))
 	}
 	return b.String(), where
+}
+
+// fromItem is a level's relation with its alias; the root's may be
+// replaced by rootFrom.
+func (g *gen) fromItem(r *plan.Read, root bool) string {
+	if root && g.rootFrom != "" {
+		return g.rootFrom + " as " + QuoteIdent(r.Alias)
+	}
+	return QualifiedName(r.Relation.Schema, r.Relation.Name) + " as " + QuoteIdent(r.Alias)
 }
 
 // lateral renders the join of one embed. Every embed yields one column,
@@ -352,7 +375,11 @@ func (g *gen) valueExpr(r *plan.Read, f *plan.Field) string {
 func (g *gen) refExpr(alias string, ref plan.ColumnRef) string {
 	var v string
 	if ref.Computed != nil {
-		v = QualifiedName(ref.Computed.Schema, ref.Computed.Name) + "(" + QuoteIdent(alias) + ")"
+		row := QuoteIdent(alias)
+		if g.rootRowType != "" && alias == g.rootAlias {
+			row += "::" + g.rootRowType
+		}
+		v = QualifiedName(ref.Computed.Schema, ref.Computed.Name) + "(" + row + ")"
 	} else {
 		v = QuoteIdent(alias) + "." + QuoteIdent(ref.Column)
 	}

@@ -25,4 +25,6 @@ const (
 	ColBody
 	ColResponseHeaders
 	ColResponseStatus
+	// ColInserted is present only on upserts (WriteOptions.CountInserted).
+	ColInserted
 )

@@ -1,0 +1,186 @@
+package executor
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/url"
+	"strings"
+
+	apierr "github.com/pgrest/caddy-pgrest/errors"
+)
+
+// payload is a write's request body as rows of JSON objects.
+type payload struct {
+	// keys are the first row's keys, in body order.
+	keys []string
+	// rows is the JSON array of row objects sent to the database.
+	rows []byte
+	// single is true when the body was one object rather than an array.
+	single bool
+	// first is the first row, for key checks (PUT).
+	first map[string]json.RawMessage
+	count int
+}
+
+// parsePayload reads a body in the given media type.
+func parsePayload(contentType string, body []byte) (*payload, *apierr.Error) {
+	switch contentType {
+	case "application/json":
+		return jsonPayload(body)
+	case "application/x-www-form-urlencoded":
+		return formPayload(body)
+	case "text/csv":
+		return csvPayload(body)
+	}
+	return nil, apierr.UnsupportedContentType(contentType)
+}
+
+func jsonPayload(body []byte) (*payload, *apierr.Error) {
+	body = bytes.TrimSpace(body)
+	if len(body) == 0 || !json.Valid(body) {
+		return nil, apierr.InvalidBody("Empty or invalid json")
+	}
+	switch body[0] {
+	case '{':
+		keys, first, err := objectKeys(body)
+		if err != nil {
+			return nil, apierr.InvalidBody("Empty or invalid json")
+		}
+		rows := make([]byte, 0, len(body)+2)
+		rows = append(append(append(rows, '['), body...), ']')
+		return &payload{keys: keys, rows: rows, single: true, first: first, count: 1}, nil
+	case '[':
+		var elems []json.RawMessage
+		if err := json.Unmarshal(body, &elems); err != nil {
+			return nil, apierr.InvalidBody("Empty or invalid json")
+		}
+		p := &payload{rows: body, count: len(elems)}
+		var want map[string]bool
+		for i, el := range elems {
+			keys, obj, err := objectKeys(el)
+			if err != nil {
+				return nil, apierr.InvalidBody("All object keys must match")
+			}
+			if i == 0 {
+				p.keys, p.first = keys, obj
+				want = make(map[string]bool, len(keys))
+				for _, k := range keys {
+					want[k] = true
+				}
+				continue
+			}
+			// Every row must carry the same keys: a missing key would
+			// otherwise silently become NULL (or the default).
+			if len(keys) != len(want) {
+				return nil, apierr.InvalidBody("All object keys must match")
+			}
+			for _, k := range keys {
+				if !want[k] {
+					return nil, apierr.InvalidBody("All object keys must match")
+				}
+			}
+		}
+		return p, nil
+	}
+	return nil, apierr.InvalidBody("Empty or invalid json")
+}
+
+// objectKeys returns a JSON object's keys in order, and the object.
+func objectKeys(raw []byte) ([]string, map[string]json.RawMessage, error) {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		return nil, nil, err
+	}
+	if obj == nil {
+		return nil, nil, errors.New("not an object")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := dec.Token(); err != nil { // {
+		return nil, nil, err
+	}
+	keys := make([]string, 0, len(obj))
+	seen := make(map[string]bool, len(obj))
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, nil, err
+		}
+		k := t.(string)
+		if !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return nil, nil, err
+		}
+	}
+	return keys, obj, nil
+}
+
+// formPayload reads one row from a form body; values are strings.
+func formPayload(body []byte) (*payload, *apierr.Error) {
+	var keys []string
+	obj := map[string]string{}
+	for _, pair := range strings.Split(string(body), "&") {
+		if pair == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(pair, "=")
+		key, err1 := url.QueryUnescape(k)
+		val, err2 := url.QueryUnescape(v)
+		if err1 != nil || err2 != nil {
+			return nil, apierr.InvalidBody("Invalid form body")
+		}
+		if _, dup := obj[key]; !dup {
+			keys = append(keys, key)
+		}
+		obj[key] = val
+	}
+	raw, _ := json.Marshal(obj)
+	first := map[string]json.RawMessage{}
+	_ = json.Unmarshal(raw, &first)
+	rows, _ := json.Marshal([]map[string]string{obj})
+	return &payload{keys: keys, rows: rows, single: true, first: first, count: 1}, nil
+}
+
+// csvPayload reads a header line and rows; an unquoted NULL is null.
+func csvPayload(body []byte) (*payload, *apierr.Error) {
+	r := csv.NewReader(bytes.NewReader(body))
+	header, err := r.Read()
+	if err != nil {
+		return nil, apierr.InvalidBody("Empty or invalid csv")
+	}
+	var rows []map[string]any
+	for {
+		rec, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, apierr.InvalidBody("Invalid csv: " + err.Error())
+		}
+		row := make(map[string]any, len(header))
+		for i, h := range header {
+			if rec[i] == "NULL" {
+				row[h] = nil
+			} else {
+				row[h] = rec[i]
+			}
+		}
+		rows = append(rows, row)
+	}
+	raw, _ := json.Marshal(rows)
+	if rows == nil {
+		raw = []byte("[]")
+	}
+	p := &payload{keys: header, rows: raw, count: len(rows)}
+	if len(rows) > 0 {
+		first, _ := json.Marshal(rows[0])
+		_ = json.Unmarshal(first, &p.first)
+	}
+	return p, nil
+}

@@ -1,0 +1,187 @@
+package sqlgen
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/pgrest/caddy-pgrest/executor/plan"
+	"github.com/pgrest/caddy-pgrest/executor/schema"
+)
+
+// MutationKind is the statement a write runs.
+type MutationKind int
+
+// Mutations.
+const (
+	Insert MutationKind = iota
+	Update
+	Delete
+)
+
+// Mutation is a planned write on one relation.
+type Mutation struct {
+	Kind     MutationKind
+	Relation *schema.Relation
+	// Columns are the payload's columns, in order (Insert, Update).
+	Columns []string
+	// Payload is a JSON array of row objects (Insert) or one object
+	// (Update); it travels as one argument.
+	Payload []byte
+	// MissingDefault fills absent keys with the column default
+	// (Prefer: missing=default) instead of NULL.
+	MissingDefault bool
+	// OnConflict makes an Insert an upsert on these columns; IgnoreDuplicates
+	// skips conflicting rows instead of merging them.
+	OnConflict       []string
+	IgnoreDuplicates bool
+	// Where restricts Update and Delete (and checks a PUT's key); it is
+	// the filters of the plan's root, rendered against the relation.
+	Where *plan.Read
+	// Order and Limit bound Update and Delete to the first rows in order.
+	Limit *int64
+	// KeyMatch (PUT) keeps only payload rows whose key equals the URL's:
+	// column name to the filter's value.
+	KeyMatch [][2]string
+}
+
+// WriteOptions shape the response part of a write statement.
+type WriteOptions struct {
+	ReadOptions
+	// CountInserted adds a sixth result column counting inserted (not
+	// updated) rows, to tell 201 from 200 after an upsert.
+	CountInserted bool
+}
+
+// Write renders a mutation whose written rows the read plan p shapes
+// into the response (return=representation), or only counts.
+func Write(m Mutation, p *plan.Read, opts WriteOptions) Statement {
+	g := &gen{}
+	table := QualifiedName(m.Relation.Schema, m.Relation.Name)
+	alias := QuoteIdent(m.Relation.Name)
+	var mut string
+	switch m.Kind {
+	case Insert:
+		mut = g.insert(m, table, alias)
+	case Update:
+		mut = g.update(m, table, alias)
+	case Delete:
+		mut = "delete from " + table + " as " + alias + g.writeWhere(m, table, alias)
+	}
+	cols := make([]string, len(m.Relation.Columns))
+	for i, c := range m.Relation.Columns {
+		cols[i] = QuoteIdent(c.Name)
+	}
+	returning := " returning " + alias + ".*"
+	if m.Kind == Update && len(m.Columns) == 0 {
+		returning = "" // the no-op select already yields the (no) rows
+	}
+	if opts.CountInserted && returning != "" {
+		// xmax is 0 on a row this statement inserted and set on one it
+		// updated: the usual way to tell them apart after ON CONFLICT.
+		returning += ", (" + alias + ".xmax = 0) as pgrst_inserted"
+	}
+	with := "pgrst_mutation as (" + mut + returning + "), pgrst_rows as (select " + strings.Join(cols, ", ") +
+		" from pgrst_mutation), "
+	g.rootFrom, g.rootAlias, g.rootRowType = "pgrst_rows", p.Alias, table
+	if opts.CountInserted {
+		g.extraColumns = ", (select pg_catalog.count(*) from pgrst_mutation where pgrst_inserted) as pgrst_inserted"
+	}
+	st, _ := g.read(p, opts.ReadOptions, with)
+	return st
+}
+
+// insert renders INSERT ... SELECT from the JSON payload.
+func (g *gen) insert(m Mutation, table, alias string) string {
+	var b strings.Builder
+	b.WriteString("insert into " + table + " as " + alias)
+	if len(m.Columns) == 0 {
+		// {} or [{}, ...]: rows of defaults.
+		b.WriteString(" select from pg_catalog.json_array_elements(" + g.param(string(m.Payload)) + "::json)")
+		return b.String() + g.onConflict(m)
+	}
+	quoted := make([]string, len(m.Columns))
+	for i, c := range m.Columns {
+		quoted[i] = QuoteIdent(c)
+	}
+	b.WriteString(" (" + strings.Join(quoted, ", ") + ") select ")
+	values := make([]string, len(m.Columns))
+	for i, c := range m.Columns {
+		values[i] = "pgrst_body." + QuoteIdent(c)
+		if col, ok := m.Relation.Column(c); ok && m.MissingDefault && col.HasDefault {
+			// The default expression comes from the catalog, not the
+			// request: pg_get_expr of the column's default.
+			values[i] = "case when pgrst_el.j::jsonb ? " + g.param(c) + " then pgrst_body." + QuoteIdent(c) +
+				" else " + col.Default + " end"
+		}
+	}
+	b.WriteString(strings.Join(values, ", "))
+	b.WriteString(" from pg_catalog.json_array_elements(" + g.param(string(m.Payload)) + "::json) as pgrst_el(j), " +
+		"lateral pg_catalog.json_populate_record(null::" + table + ", pgrst_el.j) as pgrst_body")
+	if len(m.KeyMatch) > 0 {
+		conds := make([]string, len(m.KeyMatch))
+		for i, km := range m.KeyMatch {
+			conds[i] = "pgrst_body." + QuoteIdent(km[0]) + " = " + g.param(km[1])
+		}
+		b.WriteString(" where " + strings.Join(conds, " and "))
+	}
+	return b.String() + g.onConflict(m)
+}
+
+// onConflict renders the upsert clause.
+func (g *gen) onConflict(m Mutation) string {
+	if len(m.OnConflict) == 0 {
+		return ""
+	}
+	keys := make([]string, len(m.OnConflict))
+	for i, c := range m.OnConflict {
+		keys[i] = QuoteIdent(c)
+	}
+	s := " on conflict (" + strings.Join(keys, ", ") + ")"
+	if m.IgnoreDuplicates || len(m.Columns) == 0 {
+		return s + " do nothing"
+	}
+	sets := make([]string, len(m.Columns))
+	for i, c := range m.Columns {
+		sets[i] = QuoteIdent(c) + " = excluded." + QuoteIdent(c)
+	}
+	return s + " do update set " + strings.Join(sets, ", ")
+}
+
+// update renders UPDATE ... SET from the JSON payload object.
+func (g *gen) update(m Mutation, table, alias string) string {
+	if len(m.Columns) == 0 {
+		// Nothing to set: touch no row, as PostgREST answers an empty
+		// PATCH.
+		return "select " + alias + ".* from " + table + " as " + alias + " where false"
+	}
+	sets := make([]string, len(m.Columns))
+	for i, c := range m.Columns {
+		sets[i] = QuoteIdent(c) + " = pgrst_body." + QuoteIdent(c)
+	}
+	return "update " + table + " as " + alias + " set " + strings.Join(sets, ", ") +
+		" from (select * from pg_catalog.json_populate_record(null::" + table + ", " + g.param(string(m.Payload)) + "::json)) as pgrst_body" +
+		g.writeWhere(m, table, alias)
+}
+
+// writeWhere renders the filters of an Update or Delete; with a limit,
+// the rows are picked by ctid in the requested order first.
+func (g *gen) writeWhere(m Mutation, table, alias string) string {
+	w := m.Where
+	if w == nil {
+		return ""
+	}
+	if m.Limit == nil {
+		return g.where(w, nil)
+	}
+	inner := "select " + alias + ".ctid from " + table + " as " + alias + g.where(w, nil)
+	if len(w.Order) > 0 {
+		terms := make([]string, len(w.Order))
+		for i, t := range w.Order {
+			terms[i] = g.orderTerm(w, t)
+		}
+		inner += " order by " + strings.Join(terms, ", ")
+	}
+	inner += " limit " + g.param(strconv.FormatInt(*m.Limit, 10))
+	cond := alias + ".ctid = any(array(" + inner + "))"
+	return " where " + cond
+}

@@ -1,0 +1,265 @@
+package executor
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	apierr "github.com/pgrest/caddy-pgrest/errors"
+	"github.com/pgrest/caddy-pgrest/executor/apirequest"
+	"github.com/pgrest/caddy-pgrest/executor/plan"
+	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
+	"github.com/pgrest/caddy-pgrest/jwtauth"
+)
+
+// write answers POST, PATCH, PUT and DELETE on a table or view. The
+// mutation and the response rows are one statement; checks that can fail
+// after it (max-affected, a singular response, a PUT's key) roll back.
+func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity) (*output, error) {
+	rel, ok := cache.Relation(req.Schema, req.Name)
+	if !ok {
+		return nil, apierr.TableNotFound(req.Schema, req.Name, closestRelation(cache, req.Schema, req.Name))
+	}
+	q, aerr := apirequest.ParseQuery(req.RawQuery)
+	if aerr != nil {
+		return nil, aerr
+	}
+	prefs := req.Preferences
+	rep := apirequest.Representation{Media: apirequest.MediaJSON}
+	if prefs.Return == "representation" {
+		if rep, aerr = apirequest.Negotiate(r.Header.Get("Accept"), readMedia); aerr != nil {
+			return nil, aerr
+		}
+	}
+	if req.Action == apirequest.ActionUpsert {
+		if r := q.Ranges[""]; !r.IsAll() {
+			return nil, apierr.PutLimitNotAllowed()
+		}
+	}
+	p, aerr := plan.BuildRead(cache, rel, q, plan.ReadOptions{AggregatesEnabled: e.cfg.AggregatesEnabled})
+	if aerr != nil {
+		return nil, aerr
+	}
+	m := sqlgen.Mutation{Relation: rel}
+	// The root's filters, order and limit choose the rows to write; the
+	// response then reads the written rows as they are.
+	where := &plan.Read{Relation: rel, Alias: p.Alias, Where: p.Where, Order: p.Order}
+	limit := p.Range.Limit
+	p.Where, p.Order, p.Range = nil, nil, apirequest.Range{}
+
+	var body *payload
+	if req.Action != apirequest.ActionDelete {
+		if body, aerr = parsePayload(req.ContentType, req.Body); aerr != nil {
+			return nil, aerr
+		}
+		if m.Columns, aerr = payloadColumns(rel, q.Columns, body); aerr != nil {
+			return nil, aerr
+		}
+	}
+	var applied []string
+	switch req.Action {
+	case apirequest.ActionCreate:
+		m.Kind, m.Payload = sqlgen.Insert, body.rows
+		m.MissingDefault = prefs.Missing == "default"
+		if m.MissingDefault {
+			applied = append(applied, "missing=default")
+		}
+		if prefs.Resolution != "" {
+			m.OnConflict = q.OnConflict
+			if len(m.OnConflict) == 0 {
+				m.OnConflict = rel.PrimaryKey
+			}
+			if len(m.OnConflict) > 0 {
+				m.IgnoreDuplicates = prefs.Resolution == "ignore-duplicates"
+				applied = append(applied, "resolution="+prefs.Resolution)
+			}
+		}
+	case apirequest.ActionUpdate:
+		if !body.single {
+			return nil, apierr.InvalidBody("A PATCH body must be a single JSON object")
+		}
+		m.Kind, m.Where, m.Limit = sqlgen.Update, where, limit
+		m.Payload = body.rows[1 : len(body.rows)-1]
+	case apirequest.ActionDelete:
+		m.Kind, m.Where, m.Limit = sqlgen.Delete, where, limit
+	case apirequest.ActionUpsert:
+		keyMatch, aerr := putKey(rel, where)
+		if aerr != nil {
+			return nil, aerr
+		}
+		if body.count != 1 {
+			return nil, apierr.InvalidBody("A PUT body must hold exactly one row")
+		}
+		m.Kind, m.Payload, m.KeyMatch, m.OnConflict = sqlgen.Insert, body.rows, keyMatch, rel.PrimaryKey
+	}
+	if prefs.Return != "" {
+		applied = append(applied, "return="+prefs.Return)
+	}
+	if prefs.Count != "" {
+		applied = append(applied, "count="+prefs.Count)
+	}
+
+	headersOnly := prefs.Return == "headers-only" && req.Action == apirequest.ActionCreate
+	if prefs.Return != "representation" {
+		p.Output, p.Fields, p.Embeds = nil, nil, nil
+		if headersOnly {
+			for _, k := range rel.PrimaryKey {
+				p.Fields = append(p.Fields, plan.Field{Ref: plan.ColumnRef{Column: k}, Name: k})
+			}
+			for i := range p.Fields {
+				p.Output = append(p.Output, plan.OutputItem{Field: &p.Fields[i]})
+			}
+		}
+	}
+	upsertCount := req.Action == apirequest.ActionUpsert || (req.Action == apirequest.ActionCreate && len(m.OnConflict) > 0)
+	st := sqlgen.Write(m, p, sqlgen.WriteOptions{
+		ReadOptions:   sqlgen.ReadOptions{Representation: rep, NoBody: prefs.Return != "representation" && !headersOnly},
+		CountInserted: upsertCount,
+	})
+	strict := prefs.Handling == "strict"
+	check := func(out *output) error {
+		if strict && prefs.MaxAffected != nil && out.pageTotal > *prefs.MaxAffected {
+			return apierr.MaxAffectedViolation(out.pageTotal)
+		}
+		if req.Action == apirequest.ActionUpsert && out.pageTotal == 0 {
+			return apierr.PutMatchingPK()
+		}
+		if prefs.Return == "representation" && rep.Media == apirequest.MediaSingleObject && out.pageTotal != 1 {
+			return apierr.Singularity(out.pageTotal)
+		}
+		return nil
+	}
+	if strict && prefs.MaxAffected != nil {
+		applied = append(applied, "max-affected="+strconv.FormatInt(*prefs.MaxAffected, 10))
+	}
+	if strict {
+		applied = append(applied, "handling=strict")
+	}
+	out, _, err := e.transactChecked(r, req, cache, id, st, false, check)
+	if err != nil {
+		return nil, err
+	}
+	out.preferenceApplied = append(applied, out.preferenceApplied...)
+	e.shapeWrite(out, req, rel, rep, headersOnly, prefs, m)
+	return out, nil
+}
+
+// shapeWrite sets the status, headers and body PostgREST gives a write.
+func (e *Executor) shapeWrite(out *output, req *apirequest.Request, rel *schema.Relation, rep apirequest.Representation,
+	headersOnly bool, prefs apirequest.Preferences, m sqlgen.Mutation) {
+	full := prefs.Return == "representation"
+	var total *int64
+	if prefs.Count == "exact" {
+		n := out.pageTotal
+		total = &n
+	}
+	out.contentType = ""
+	if full {
+		out.contentType = rep.ContentType()
+	} else {
+		out.noBody = true
+	}
+	switch req.Action {
+	case apirequest.ActionCreate:
+		out.status = http.StatusCreated
+		if len(m.OnConflict) > 0 && !m.IgnoreDuplicates && out.inserted == 0 && out.pageTotal > 0 {
+			out.status = http.StatusOK
+		}
+		out.contentRange = contentRange(1, 0, total)
+		if headersOnly {
+			if loc := location(rel, out.body); loc != "" {
+				out.headers = http.Header{"Location": {loc}}
+			}
+		}
+	case apirequest.ActionUpdate:
+		out.status = http.StatusNoContent
+		if full {
+			out.status = http.StatusOK
+		}
+		out.contentRange = contentRange(0, out.pageTotal, total)
+	case apirequest.ActionDelete:
+		out.status = http.StatusNoContent
+		if full {
+			out.status = http.StatusOK
+		}
+		out.contentRange = contentRange(1, 0, total)
+	case apirequest.ActionUpsert:
+		out.status = http.StatusNoContent
+		if full {
+			out.status = http.StatusOK
+			if out.inserted > 0 {
+				out.status = http.StatusCreated
+			}
+		}
+	}
+	if !full {
+		out.body = nil
+	}
+}
+
+// location is the Location of a single inserted row of a table with a
+// primary key: the path filtering on its key ("/items?id=eq.1").
+func location(rel *schema.Relation, body []byte) string {
+	var rows []map[string]any
+	if len(rel.PrimaryKey) == 0 || json.Unmarshal(body, &rows) != nil || len(rows) != 1 {
+		return ""
+	}
+	parts := make([]string, 0, len(rel.PrimaryKey))
+	for _, k := range rel.PrimaryKey {
+		v := rows[0][k]
+		s, ok := v.(string)
+		if !ok {
+			b, _ := json.Marshal(v)
+			s = string(b)
+		}
+		parts = append(parts, url.QueryEscape(k)+"=eq."+url.QueryEscape(s))
+	}
+	return "/" + rel.Name + "?" + strings.Join(parts, "&")
+}
+
+// payloadColumns are the columns a write takes from its body: columns=
+// when given, else the body's keys; each must be a column (PGRST204).
+func payloadColumns(rel *schema.Relation, columns []string, body *payload) ([]string, *apierr.Error) {
+	keys := body.keys
+	if len(columns) > 0 {
+		keys = columns
+	}
+	for _, k := range keys {
+		if _, ok := rel.Column(k); !ok {
+			return nil, apierr.ColumnNotFound(rel.Name, k)
+		}
+	}
+	return keys, nil
+}
+
+// putKey checks a PUT's filters: exactly one eq filter on each primary
+// key column and nothing else (PGRST105). It returns the key values,
+// which the body's must equal.
+func putKey(rel *schema.Relation, where *plan.Read) ([][2]string, *apierr.Error) {
+	if len(rel.PrimaryKey) == 0 || len(where.Where) != len(rel.PrimaryKey) {
+		return nil, apierr.InvalidFilters()
+	}
+	values := map[string]string{}
+	for _, c := range where.Where {
+		f := c.Filter
+		if f == nil || c.Negated || f.Op != "eq" || f.Quantifier != "" || len(f.Ref.JSONPath) > 0 || f.Ref.Computed != nil {
+			return nil, apierr.InvalidFilters()
+		}
+		if _, dup := values[f.Ref.Column]; dup {
+			return nil, apierr.InvalidFilters()
+		}
+		values[f.Ref.Column] = f.Value
+	}
+	key := make([][2]string, 0, len(rel.PrimaryKey))
+	for _, k := range rel.PrimaryKey {
+		v, ok := values[k]
+		if !ok {
+			return nil, apierr.InvalidFilters()
+		}
+		key = append(key, [2]string{k, v})
+	}
+	return key, nil
+}
