@@ -7,6 +7,7 @@ import (
 
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
 	"github.com/pgrest/caddy-pgrest/executor/plan"
+	"github.com/pgrest/caddy-pgrest/executor/schema"
 )
 
 // ReadOptions shape the statement around a read plan.
@@ -79,6 +80,8 @@ func bodyExpr(opts ReadOptions) string {
 // gen renders SQL, collecting bind arguments in order.
 type gen struct {
 	args [][]byte
+	// keys holds the placeholder of each JSON path key bound so far.
+	keys map[jsonKey]string
 	// rootFrom replaces the root relation in FROM (a CTE of written
 	// rows, a function call); rootRowType then casts the root's row for
 	// computed columns, which take the relation's row type.
@@ -93,6 +96,34 @@ type gen struct {
 func (g *gen) param(v string) string {
 	g.args = append(g.args, []byte(v))
 	return "$" + strconv.Itoa(len(g.args))
+}
+
+// jsonKey is a JSON path step's key as bound: a text key or an array index.
+type jsonKey struct {
+	key   string
+	index bool
+}
+
+// jsonKeyParam binds a JSON path key once per statement and returns its
+// cast placeholder. A path then renders as the same expression wherever
+// it appears, as GROUP BY and ORDER BY need to match a selected
+// expression ($1 and $2 holding the same key are different expressions).
+func (g *gen) jsonKeyParam(step apirequest.JSONStep) string {
+	k := jsonKey{step.Key, step.IsIndex}
+	if p, ok := g.keys[k]; ok {
+		return p
+	}
+	p := g.param(step.Key)
+	if step.IsIndex {
+		p += "::integer"
+	} else {
+		p += "::text"
+	}
+	if g.keys == nil {
+		g.keys = map[jsonKey]string{}
+	}
+	g.keys[k] = p
+	return p
 }
 
 // query renders one level: select list, from with embeds, where, group,
@@ -136,6 +167,14 @@ func (g *gen) countQuery(r *plan.Read) string {
 	}
 	for _, c := range r.Where {
 		markEmbedNulls(c, needed)
+	}
+	if r.GroupBy {
+		// The count counts groups, and embeds are grouping keys.
+		for _, it := range r.Output {
+			if it.Embed != nil && shown(it.Embed) {
+				needed[it.Embed] = true
+			}
+		}
 	}
 	var b strings.Builder
 	b.WriteString("select 1 from " + g.fromItem(r, true))
@@ -280,24 +319,16 @@ func (g *gen) selectList(r *plan.Read) []string {
 			continue
 		}
 		e := it.Embed
-		c := e.Plan
 		switch {
 		case e.Spread:
-			for _, ci := range c.Output {
-				if ci.Field == nil {
-					// A nested embed of a spread resource keeps its key.
-					out = append(out, QuoteIdent(c.Alias+"_r")+"."+QuoteIdent(ci.Embed.Name)+" as "+QuoteIdent(ci.Embed.Name))
-					continue
+			exprs, names := spreadItems(e)
+			for i, x := range exprs {
+				if names[i] != "" {
+					x += " as " + QuoteIdent(names[i])
 				}
-				if ci.Field.Ref.Star {
-					out = append(out, QuoteIdent(c.Alias+"_r")+".*")
-					continue
-				}
-				out = append(out, QuoteIdent(c.Alias+"_r")+"."+QuoteIdent(ci.Field.Name)+" as "+QuoteIdent(ci.Field.Name))
+				out = append(out, x)
 			}
-		case e.ToOne():
-			out = append(out, g.embedBody(r, e)+" as "+QuoteIdent(e.Name))
-		default:
+		case shown(e):
 			out = append(out, g.embedBody(r, e)+" as "+QuoteIdent(e.Name))
 		}
 	}
@@ -307,6 +338,56 @@ func (g *gen) selectList(r *plan.Read) []string {
 		return []string{""}
 	}
 	return out
+}
+
+// shown says whether an embed is a key of its parent's rows. One that
+// selects nothing (name()) only filters them, with !inner or is.null, and
+// PostgREST leaves it out of the output.
+func shown(e *plan.Embed) bool { return len(e.Plan.Output) > 0 }
+
+// spreadItems are the values a spread embed adds to its parent's row, as
+// expressions of its lateral subquery, and their names: "" for a star,
+// whose columns keep theirs. A spread nested in it adds what its own
+// items add, which the subquery exposes under their names.
+func spreadItems(e *plan.Embed) (exprs, names []string) {
+	c := e.Plan
+	row := QuoteIdent(c.Alias + "_r")
+	for _, ci := range c.Output {
+		switch {
+		case ci.Field != nil && ci.Field.Ref.Star:
+			exprs, names = append(exprs, row+".*"), append(names, "")
+		case ci.Field != nil:
+			exprs, names = append(exprs, row+"."+QuoteIdent(ci.Field.Name)), append(names, ci.Field.Name)
+		case ci.Embed.Spread:
+			for _, n := range exposed(ci.Embed.Plan) {
+				exprs, names = append(exprs, row+"."+QuoteIdent(n)), append(names, n)
+			}
+		case shown(ci.Embed):
+			exprs, names = append(exprs, row+"."+QuoteIdent(ci.Embed.Name)), append(names, ci.Embed.Name)
+		}
+	}
+	return exprs, names
+}
+
+// exposed lists the columns a level's query returns, by name: a star
+// returns the relation's columns.
+func exposed(c *plan.Read) []string {
+	var names []string
+	for _, it := range c.Output {
+		switch {
+		case it.Field != nil && it.Field.Ref.Star:
+			for _, col := range c.Relation.Columns {
+				names = append(names, col.Name)
+			}
+		case it.Field != nil:
+			names = append(names, it.Field.Name)
+		case it.Embed.Spread:
+			names = append(names, exposed(it.Embed.Plan)...)
+		case shown(it.Embed):
+			names = append(names, it.Embed.Name)
+		}
+	}
+	return names
 }
 
 // embedBody is the JSON value of an embed in its parent's row. When the
@@ -329,15 +410,35 @@ func (g *gen) groupKeys(r *plan.Read) []string {
 	var keys []string
 	for _, it := range r.Output {
 		switch {
-		case it.Embed != nil && !it.Embed.Spread:
+		case it.Embed != nil && it.Embed.Spread:
+			exprs, names := spreadItems(it.Embed)
+			for i, x := range exprs {
+				if names[i] == "" {
+					keys = append(keys, columnsOf(it.Embed.Plan.Relation, it.Embed.Plan.Alias+"_r")...)
+				} else {
+					keys = append(keys, x)
+				}
+			}
+		case it.Embed != nil && shown(it.Embed):
 			keys = append(keys, g.embedBody(r, it.Embed))
 		case it.Field != nil && it.Field.Aggregate == "" && !it.Field.Ref.Star:
 			keys = append(keys, g.valueExpr(r, it.Field))
 		case it.Field != nil && it.Field.Ref.Star:
-			keys = append(keys, QuoteIdent(r.Alias)+".*")
+			keys = append(keys, columnsOf(r.Relation, r.Alias)...)
 		}
 	}
 	return keys
+}
+
+// columnsOf lists rel's columns as columns of alias: a star as grouping
+// keys, since PostgreSQL takes "alias".* in GROUP BY for one row value,
+// which groups but does not let the select list name the columns.
+func columnsOf(rel *schema.Relation, alias string) []string {
+	cols := make([]string, len(rel.Columns))
+	for i, col := range rel.Columns {
+		cols[i] = QuoteIdent(alias) + "." + QuoteIdent(col.Name)
+	}
+	return cols
 }
 
 // fieldExpr renders a selected field with its output name.
@@ -388,11 +489,7 @@ func (g *gen) refExpr(alias string, ref plan.ColumnRef) string {
 		if step.Arrow == "->>" {
 			arrow = "->>"
 		}
-		if step.IsIndex {
-			v += arrow + g.param(step.Key) + "::integer"
-		} else {
-			v += arrow + g.param(step.Key) + "::text"
-		}
+		v += arrow + g.jsonKeyParam(step)
 	}
 	return v
 }
