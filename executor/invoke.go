@@ -16,16 +16,20 @@ import (
 	"github.com/pgrest/caddy-pgrest/jwtauth"
 )
 
-// reservedParams are query parameters that are never function arguments.
-var reservedParams = map[string]bool{
-	"select": true, "columns": true, "order": true, "limit": true, "offset": true,
-	"on_conflict": true, "and": true, "or": true, "not.and": true, "not.or": true,
-}
-
-// invoke answers GET, HEAD and POST on /rpc/<function>.
+// invoke answers GET, HEAD and POST on /rpc/<function>. Rows a function
+// returns take the read language (select, filters, order, limit, embeds,
+// counts) as a table's do.
 func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity) (*output, error) {
 	isPost := req.Method == http.MethodPost
-	args, keys, aerr := callArguments(req, isPost)
+	parse := apirequest.ParseRPCQuery
+	if isPost {
+		parse = apirequest.ParseQuery
+	}
+	q, aerr := parse(req.RawQuery)
+	if aerr != nil {
+		return nil, aerr
+	}
+	args, keys, aerr := callArguments(req, q, isPost)
 	if aerr != nil {
 		return nil, aerr
 	}
@@ -47,9 +51,30 @@ func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schem
 		}
 	}
 	readOnly := !isPost || fn.Volatility != 'v'
-	out, _, err := e.transact(r, req, cache, id, sqlgen.CallFunction(call), readOnly)
+	prefs := req.Preferences
+	var check func(*output) error
+	if prefs.Handling == "strict" && prefs.MaxAffected != nil {
+		if !fn.Returns.Set {
+			return nil, apierr.MaxAffectedRPCViolation()
+		}
+		check = func(out *output) error {
+			if out.pageTotal > *prefs.MaxAffected {
+				return apierr.MaxAffectedViolation(out.pageTotal)
+			}
+			return nil
+		}
+	}
+	if fn.Returns.Shape == schema.ReturnsComposite {
+		return e.invokeRows(r, req, cache, id, q, fn, call, readOnly, check)
+	}
+	out, _, err := e.transactChecked(r, req, cache, id, sqlgen.CallFunction(call), readOnly, check)
 	if err != nil {
 		return nil, err
+	}
+	if readOnly && check != nil {
+		if err := check(out); err != nil {
+			return nil, err
+		}
 	}
 	switch {
 	case fn.Returns.Shape == schema.ReturnsVoid:
@@ -57,24 +82,64 @@ func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schem
 	case fn.Returns.Set:
 		out.contentRange = contentRange(0, out.pageTotal, out.total)
 	}
+	if req.Method == http.MethodHead {
+		out.noBody = true
+	}
+	return out, nil
+}
+
+// invokeRows calls a function returning rows through the read path. The
+// rows are those of the table the function returns, when it returns one
+// (so they embed like the table's), else of an anonymous row type.
+func (e *Executor) invokeRows(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity,
+	q *apirequest.Query, fn *schema.Function, call sqlgen.Call, readOnly bool, check func(*output) error) (*output, error) {
+	rel, ok := cache.Relation(fn.Returns.RelationSchema, fn.Returns.RelationName)
+	if !ok {
+		rel = &schema.Relation{Schema: fn.Schema, Name: fn.Name}
+	}
+	rep, aerr := apirequest.Negotiate(r.Header.Get("Accept"), readMedia)
+	if aerr != nil {
+		return nil, aerr
+	}
+	rangeHeader := ""
+	if req.Method == http.MethodGet {
+		rangeHeader = r.Header.Get("Range")
+	}
+	p, aerr := plan.BuildRead(cache, rel, q, plan.ReadOptions{
+		MaxRows: e.cfg.MaxRows, AggregatesEnabled: e.cfg.AggregatesEnabled, RangeHeader: rangeHeader})
+	if aerr != nil {
+		return nil, aerr
+	}
+	main, explain := sqlgen.CallRead(call, p, e.readOptions(req, rep), !fn.Returns.Set)
+	out, err := e.readTransaction(r, req, cache, id, p, rep, main, explain, readOnly, check)
+	if err != nil {
+		return nil, err
+	}
+	if !fn.Returns.Set {
+		out.contentRange = "" // one object: no range, as PostgREST
+		out.status = http.StatusOK
+	}
 	return out, nil
 }
 
 // callArguments reads the arguments: the JSON (or form) body of a POST,
-// the query string of a GET. keys are the argument names, sorted.
-func callArguments(req *apirequest.Request, isPost bool) (args []byte, keys []string, aerr *apierr.Error) {
+// the query string's arguments of a GET. keys are the argument names,
+// sorted.
+func callArguments(req *apirequest.Request, q *apirequest.Query, isPost bool) (args []byte, keys []string, aerr *apierr.Error) {
 	if !isPost {
 		obj := map[string]any{}
-		for k, vs := range req.Query {
-			if reservedParams[k] || strings.Contains(k, ".") {
-				continue
+		for _, p := range q.RPCParams {
+			switch prev := obj[p.Name].(type) {
+			case nil:
+				obj[p.Name] = p.Value
+				keys = append(keys, p.Name)
+			case string:
+				// A repeated argument is an array (variadic and array
+				// parameters), as PostgREST reads it.
+				obj[p.Name] = []string{prev, p.Value}
+			case []string:
+				obj[p.Name] = append(prev, p.Value)
 			}
-			if len(vs) == 1 {
-				obj[k] = vs[0]
-			} else {
-				obj[k] = vs
-			}
-			keys = append(keys, k)
 		}
 		sort.Strings(keys)
 		args, _ = json.Marshal(obj)

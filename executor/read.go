@@ -40,16 +40,46 @@ func (e *Executor) read(r *http.Request, req *apirequest.Request, cache *schema.
 	if aerr != nil {
 		return nil, aerr
 	}
+	main, explain := sqlgen.Read(p, e.readOptions(req, rep))
+	return e.readTransaction(r, req, cache, id, p, rep, main, explain, true, nil)
+}
+
+// readOptions are the statement options of a read or a call's result.
+func (e *Executor) readOptions(req *apirequest.Request, rep apirequest.Representation) sqlgen.ReadOptions {
+	return sqlgen.ReadOptions{Representation: rep, Count: req.Preferences.Count, MaxRows: e.cfg.MaxRows,
+		NoBody: req.Method == http.MethodHead}
+}
+
+// readTransaction runs a read statement (and its EXPLAIN, for planned
+// counts) and turns the result into a response: the total, the singular
+// check, Content-Type, Content-Range and the status.
+func (e *Executor) readTransaction(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity,
+	p *plan.Read, rep apirequest.Representation, main sqlgen.Statement, explain *sqlgen.Statement,
+	readOnly bool, check func(*output) error) (*output, error) {
 	count := req.Preferences.Count
-	main, explain := sqlgen.Read(p, sqlgen.ReadOptions{
-		Representation: rep, Count: count, MaxRows: e.cfg.MaxRows, NoBody: req.Method == http.MethodHead})
 	var extras []sqlgen.Statement
 	if explain != nil {
 		extras = append(extras, *explain)
 	}
-	out, extraResults, err := e.transact(r, req, cache, id, main, true, extras...)
+	singular := func(out *output) error {
+		if rep.Media == apirequest.MediaSingleObject && out.pageTotal != 1 {
+			return apierr.Singularity(out.pageTotal)
+		}
+		if check != nil {
+			return check(out)
+		}
+		return nil
+	}
+	out, extraResults, err := e.transactChecked(r, req, cache, id, main, readOnly, singular, extras...)
 	if err != nil {
 		return nil, err
+	}
+	if readOnly {
+		// A read-only transaction ended before the check could run; it
+		// wrote nothing, so checking afterwards loses nothing.
+		if err := singular(out); err != nil {
+			return nil, err
+		}
 	}
 	if explain != nil {
 		planned, err := plannedRows(extraResults[0])
@@ -61,9 +91,6 @@ func (e *Executor) read(r *http.Request, req *apirequest.Request, cache *schema.
 		if count == "planned" || out.total == nil || *out.total > e.cfg.MaxRows {
 			out.total = &planned
 		}
-	}
-	if rep.Media == apirequest.MediaSingleObject && out.pageTotal != 1 {
-		return nil, apierr.Singularity(out.pageTotal)
 	}
 	out.contentType = rep.ContentType()
 	if req.Method == http.MethodHead {

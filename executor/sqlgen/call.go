@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pgrest/caddy-pgrest/executor/apirequest"
+	"github.com/pgrest/caddy-pgrest/executor/plan"
 	"github.com/pgrest/caddy-pgrest/executor/schema"
 )
 
@@ -74,4 +76,43 @@ func CallFunction(c Call) Statement {
 	}
 	cols := fmt.Sprintf(resultColumns, "null::bigint", body+"::text")
 	return Statement{SQL: "select " + cols + " from (" + inner + ") _pgrst_t", Args: args}
+}
+
+// CallRead calls a function returning rows and shapes them with the read
+// plan p (select, filters, order, limit, embeds, counts), the call taking
+// the place of the root relation. single renders one object (a function
+// that is not SETOF) instead of an array.
+func CallRead(c Call, p *plan.Read, opts ReadOptions, single bool) (Statement, *Statement) {
+	g := &gen{}
+	g.rootFrom = "(" + g.callSource(c) + ")"
+	g.rootAlias = p.Alias
+	if single && opts.Representation.Media == apirequest.MediaJSON {
+		opts.Representation.Media = apirequest.MediaSingleObject
+	}
+	return g.read(p, opts, "")
+}
+
+// callSource selects the function's rows, arguments bound as in
+// CallFunction.
+func (g *gen) callSource(c Call) string {
+	f := c.Function
+	fn := QualifiedName(f.Schema, f.Name)
+	switch {
+	case c.WholeBody:
+		return "select pgrst_call.* from " + fn + "(" + g.param(string(c.Args)) + "::" + f.Params[0].Type + ") pgrst_call"
+	case len(c.Given) == 0:
+		return "select pgrst_call.* from " + fn + "() pgrst_call"
+	}
+	defs := make([]string, len(c.Given))
+	named := make([]string, len(c.Given))
+	for i, p := range c.Given {
+		defs[i] = QuoteIdent(p.Name) + " " + p.Type
+		variadic := ""
+		if p.Variadic {
+			variadic = "variadic "
+		}
+		named[i] = variadic + QuoteIdent(p.Name) + " := pgrst_args." + QuoteIdent(p.Name)
+	}
+	return "select pgrst_call.* from pg_catalog.json_to_record(" + g.param(string(c.Args)) + "::json) as pgrst_args(" +
+		strings.Join(defs, ", ") + "), lateral " + fn + "(" + strings.Join(named, ", ") + ") pgrst_call"
 }
