@@ -112,7 +112,15 @@ func (b *builder) field(rel *schema.Relation, it apirequest.SelectItem) (Field, 
 	case it.Aggregate != "":
 		f.Name = it.Aggregate
 	case len(it.Field.JSONPath) > 0:
-		f.Name = it.Field.JSONPath[len(it.Field.JSONPath)-1].Key
+		// The last key of the path; an array index names nothing, so
+		// data->tags->0 is "tags" and data->0 is "data", as in PostgREST.
+		f.Name = it.Field.Name
+		for i := len(it.Field.JSONPath) - 1; i >= 0; i-- {
+			if !it.Field.JSONPath[i].IsIndex {
+				f.Name = it.Field.JSONPath[i].Key
+				break
+			}
+		}
 	default:
 		f.Name = it.Field.Name
 	}

@@ -66,7 +66,13 @@ func (g *gen) filter(r *plan.Read, f *plan.Filter) string {
 	case "is":
 		return col + " is " + isValues[f.Value]
 	case "in":
-		return col + " = any(" + g.param(arrayLiteral(f.Values)) + ")"
+		values := f.Values
+		if len(values) == 1 && values[0] == "" {
+			// in.() and in.("") parse to one empty element; PostgREST
+			// reads both as the empty list, which matches no row.
+			values = nil
+		}
+		return col + " = any(" + g.param(arrayLiteral(values)) + ")"
 	}
 	if fn, ok := ftsFunctions[f.Op]; ok {
 		q := "pg_catalog." + fn + "("
