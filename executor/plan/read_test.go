@@ -1,0 +1,364 @@
+package plan_test
+
+import (
+	"net/http"
+	"reflect"
+	"strings"
+	"testing"
+
+	apierr "github.com/pgrest/caddy-pgrest/errors"
+	"github.com/pgrest/caddy-pgrest/executor/apirequest"
+	"github.com/pgrest/caddy-pgrest/executor/plan"
+	"github.com/pgrest/caddy-pgrest/executor/schema"
+)
+
+// testCache is a schema cache made without a database:
+//
+//	clients 1-n projects 1-n tasks
+//	projects n-m users through project_members
+//	orders n-1 addresses twice (billing_address_id, shipping_address_id)
+//
+// users has the computed column full_name, and first_name, a function
+// named like a column; projects has the computed relationship open_tasks.
+func testCache() *schema.Cache {
+	qn := func(name string) schema.QualifiedName { return schema.QualifiedName{Schema: "api", Name: name} }
+	table := func(name string, cols ...string) *schema.Relation {
+		r := &schema.Relation{Schema: "api", Name: name, Kind: schema.KindTable}
+		for i, c := range cols {
+			r.Columns = append(r.Columns, &schema.Column{Name: c, Type: "text", Position: i + 1})
+		}
+		return r
+	}
+	pk := func(tbl string, cols ...string) schema.Key {
+		return schema.Key{Table: qn(tbl), Constraint: tbl + "_pkey", Primary: true, Columns: cols}
+	}
+	fk := func(tbl, col, ref string) schema.ForeignKey {
+		return schema.ForeignKey{Constraint: tbl + "_" + col + "_fkey", Table: qn(tbl), ForeignTable: qn(ref),
+			Columns: [][2]string{{col, "id"}}}
+	}
+	scalar := func(name, arg string) *schema.Function {
+		return &schema.Function{Schema: "api", Name: name, Params: []schema.Param{{Type: "api." + arg}},
+			ArgRelation: qn(arg), Returns: schema.Return{Shape: schema.ReturnsScalar, Type: "text"}}
+	}
+	return schema.Build(&schema.Catalog{
+		Schemas: []string{"api"},
+		Relations: []*schema.Relation{
+			table("clients", "id", "name"),
+			table("projects", "id", "name", "client_id"),
+			table("tasks", "id", "name", "project_id"),
+			table("users", "id", "first_name", "last_name"),
+			table("project_members", "project_id", "user_id"),
+			table("addresses", "id", "city"),
+			table("orders", "id", "billing_address_id", "shipping_address_id"),
+		},
+		Keys: []schema.Key{
+			pk("clients", "id"), pk("projects", "id"), pk("tasks", "id"), pk("users", "id"),
+			pk("project_members", "project_id", "user_id"), pk("addresses", "id"), pk("orders", "id"),
+		},
+		ForeignKeys: []schema.ForeignKey{
+			fk("projects", "client_id", "clients"),
+			fk("tasks", "project_id", "projects"),
+			fk("project_members", "project_id", "projects"),
+			fk("project_members", "user_id", "users"),
+			fk("orders", "billing_address_id", "addresses"),
+			fk("orders", "shipping_address_id", "addresses"),
+		},
+		Functions: []*schema.Function{
+			scalar("full_name", "users"),
+			scalar("first_name", "users"),
+			{
+				Schema: "api", Name: "open_tasks", Params: []schema.Param{{Type: "api.projects"}},
+				ArgRelation: qn("projects"), Rows: 1000,
+				Returns: schema.Return{Shape: schema.ReturnsComposite, Set: true, RelationSchema: "api", RelationName: "tasks"},
+			},
+		},
+	})
+}
+
+// build parses and plans a read of target, "relation?query".
+func build(t *testing.T, cache *schema.Cache, target string, opts plan.ReadOptions) (*plan.Read, *apierr.Error) {
+	t.Helper()
+	name, rawQuery, _ := strings.Cut(target, "?")
+	rel, ok := cache.Relation("api", name)
+	if !ok {
+		t.Fatalf("no relation %s", name)
+	}
+	q, aerr := apirequest.ParseQuery(rawQuery)
+	if aerr != nil {
+		t.Fatalf("ParseQuery(%q): %s %s", rawQuery, aerr.Code, aerr.Message)
+	}
+	return plan.BuildRead(cache, rel, q, opts)
+}
+
+func TestBuildReadErrors(t *testing.T) {
+	cache := testCache()
+	aggregates := plan.ReadOptions{AggregatesEnabled: true}
+	tests := []struct {
+		name   string
+		target string
+		opts   plan.ReadOptions
+		want   *apierr.Error
+	}{
+		{
+			name:   "PGRST200 suggests the closest relationship",
+			target: "projects?select=id,client(name)",
+			want: &apierr.Error{Status: http.StatusBadRequest, Code: "PGRST200",
+				Message: "Could not find a relationship between 'projects' and 'client' in the schema cache",
+				Details: "Searched for a foreign key relationship between 'projects' and 'client' in the schema 'api', but no matches were found.",
+				Hint:    "Perhaps you meant 'clients' instead of 'client'."},
+		},
+		{
+			name:   "PGRST200 suggests a computed relationship by its function's name",
+			target: "projects?select=id,open_task(name)",
+			want: &apierr.Error{Status: http.StatusBadRequest, Code: "PGRST200",
+				Message: "Could not find a relationship between 'projects' and 'open_task' in the schema cache",
+				Details: "Searched for a foreign key relationship between 'projects' and 'open_task' in the schema 'api', but no matches were found.",
+				Hint:    "Perhaps you meant 'open_tasks' instead of 'open_task'."},
+		},
+		{
+			name:   "PGRST200 without a similar name has no hint",
+			target: "projects?select=id,invoices(*)",
+			want: &apierr.Error{Status: http.StatusBadRequest, Code: "PGRST200",
+				Message: "Could not find a relationship between 'projects' and 'invoices' in the schema cache",
+				Details: "Searched for a foreign key relationship between 'projects' and 'invoices' in the schema 'api', but no matches were found."},
+		},
+		{
+			name:   "PGRST200 names the hint that matched nothing, and suggests nothing for an existing name",
+			target: "projects?select=id,clients!projects_owner_fkey(name)",
+			want: &apierr.Error{Status: http.StatusBadRequest, Code: "PGRST200",
+				Message: "Could not find a relationship between 'projects' and 'clients' in the schema cache",
+				Details: "Searched for a foreign key relationship between 'projects' and 'clients' using the hint 'projects_owner_fkey' in the schema 'api', but no matches were found."},
+		},
+		{
+			name:   "PGRST200 in a nested embed names its own parent",
+			target: "clients?select=projects(taks(*))",
+			want: &apierr.Error{Status: http.StatusBadRequest, Code: "PGRST200",
+				Message: "Could not find a relationship between 'projects' and 'taks' in the schema cache",
+				Details: "Searched for a foreign key relationship between 'projects' and 'taks' in the schema 'api', but no matches were found.",
+				Hint:    "Perhaps you meant 'tasks' instead of 'taks'."},
+		},
+		{
+			name:   "PGRST201 lists both foreign keys and how to choose",
+			target: "orders?select=id,addresses(city)",
+			want: &apierr.Error{Status: http.StatusMultipleChoices, Code: "PGRST201",
+				Message: "Could not embed because more than one relationship was found for 'orders' and 'addresses'",
+				Details: []map[string]string{
+					{
+						"cardinality":  "many-to-one",
+						"embedding":    "orders with addresses",
+						"relationship": "orders_billing_address_id_fkey using orders(billing_address_id) and addresses(id)",
+					},
+					{
+						"cardinality":  "many-to-one",
+						"embedding":    "orders with addresses",
+						"relationship": "orders_shipping_address_id_fkey using orders(shipping_address_id) and addresses(id)",
+					},
+				},
+				Hint: "Try changing 'addresses' to one of the following: 'addresses!orders_billing_address_id_fkey', " +
+					"'addresses!orders_shipping_address_id_fkey'. Find the desired relationship in the 'details' key."},
+		},
+		{
+			name:   "PGRST201 from the referenced side lists the one-to-many relationships",
+			target: "addresses?select=id,orders(id)",
+			want: &apierr.Error{Status: http.StatusMultipleChoices, Code: "PGRST201",
+				Message: "Could not embed because more than one relationship was found for 'addresses' and 'orders'",
+				Details: []map[string]string{
+					{
+						"cardinality":  "one-to-many",
+						"embedding":    "addresses with orders",
+						"relationship": "orders_billing_address_id_fkey using addresses(id) and orders(billing_address_id)",
+					},
+					{
+						"cardinality":  "one-to-many",
+						"embedding":    "addresses with orders",
+						"relationship": "orders_shipping_address_id_fkey using addresses(id) and orders(shipping_address_id)",
+					},
+				},
+				Hint: "Try changing 'orders' to one of the following: 'orders!orders_billing_address_id_fkey', " +
+					"'orders!orders_shipping_address_id_fkey'. Find the desired relationship in the 'details' key."},
+		},
+		{
+			name:   "PGRST108 for a filter on an embed not selected",
+			target: "projects?select=id&tasks.name=eq.x",
+			want:   apierr.NotEmbedded("tasks"),
+		},
+		{
+			name:   "PGRST108 for a logic tree on an embed not selected",
+			target: "projects?select=id,clients(name)&tasks.or=(id.eq.1,id.eq.2)",
+			want:   apierr.NotEmbedded("tasks"),
+		},
+		{
+			name:   "PGRST108 for an order on an embed not selected",
+			target: "projects?select=id&tasks.order=id",
+			want:   apierr.NotEmbedded("tasks"),
+		},
+		{
+			name:   "PGRST108 for a limit on an embed not selected",
+			target: "projects?select=id&tasks.limit=1",
+			want:   apierr.NotEmbedded("tasks"),
+		},
+		{
+			name:   "PGRST108 for a related order on an embed not selected",
+			target: "projects?select=id&order=clients(name)",
+			want:   apierr.NotEmbedded("clients"),
+		},
+		{
+			name:   "PGRST108 names the missing level of a nested path",
+			target: "clients?select=projects(id)&projects.tasks.name=eq.x",
+			want:   apierr.NotEmbedded("tasks"),
+		},
+		{
+			name:   "PGRST108 when the path names the relation of an aliased embed",
+			target: "projects?select=id,todo:tasks(id)&tasks.name=eq.x",
+			want:   apierr.NotEmbedded("tasks"),
+		},
+		{
+			name:   "PGRST118 for a related order on a to-many embed",
+			target: "projects?select=id,tasks(name)&order=tasks(name)",
+			want: &apierr.Error{Status: http.StatusBadRequest, Code: "PGRST118",
+				Message: "A related order on 'tasks' is not possible",
+				Details: "'projects' and 'tasks' do not form a many-to-one or one-to-one relationship"},
+		},
+		{
+			name:   "PGRST119 for a spread of a to-many embed",
+			target: "projects?select=id,...tasks(name)",
+			want: &apierr.Error{Status: http.StatusBadRequest, Code: "PGRST119",
+				Message: "A spread operation on 'tasks' is not possible",
+				Details: "'projects' and 'tasks' do not form a many-to-one or one-to-one relationship"},
+		},
+		{
+			name:   "PGRST119 for a spread of a many-to-many embed",
+			target: "projects?select=id,...users(first_name)",
+			want:   apierr.SpreadNotToOne("projects", "users"),
+		},
+		{
+			name:   "PGRST120 for a comparison on an embed",
+			target: "projects?select=id,tasks(id)&tasks=eq.1",
+			want: &apierr.Error{Status: http.StatusBadRequest, Code: "PGRST120",
+				Message: "Bad operator on the 'tasks' embedded resource",
+				Details: "Only is null or not is null filters are allowed on embedded resources"},
+		},
+		{
+			name:   "PGRST120 for is.true on an embed",
+			target: "projects?select=id,clients(id)&clients=is.true",
+			want:   apierr.UnacceptableFilter("clients"),
+		},
+		{
+			name:   "PGRST120 inside a logic tree",
+			target: "projects?select=id,tasks(id)&or=(id.eq.1,tasks.in.(1,2))",
+			want:   apierr.UnacceptableFilter("tasks"),
+		},
+		{
+			name:   "PGRST123 for count() with aggregates disabled",
+			target: "projects?select=count()",
+			want: &apierr.Error{Status: http.StatusBadRequest, Code: "PGRST123",
+				Message: "Use of aggregate functions is not allowed"},
+		},
+		{
+			name:   "PGRST123 for an aggregate in an embed",
+			target: "clients?select=name,projects(id.max())",
+			want:   apierr.AggregatesNotAllowed(),
+		},
+		{
+			name:   "aggregates pass when enabled",
+			target: "clients?select=name,count(),projects(id.max())",
+			opts:   aggregates,
+		},
+		{
+			name:   "is.null and not.is.null test an embed's presence",
+			target: "projects?select=id,clients(id),tasks(id)&clients=is.null&tasks=not.is.null",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, got := build(t, cache, tt.target, tt.opts)
+			if tt.want == nil {
+				if got != nil {
+					t.Fatalf("got %s %s %v %v, want no error", got.Code, got.Message, got.Details, got.Hint)
+				}
+				return
+			}
+			if got == nil {
+				t.Fatalf("no error, want %s", tt.want.Code)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("\n got %#v\nwant %#v", *got, *tt.want)
+			}
+		})
+	}
+}
+
+func TestBuildReadAmbiguityResolvedByHint(t *testing.T) {
+	cache := testCache()
+	for _, hint := range []string{"orders_billing_address_id_fkey", "billing_address_id"} {
+		p, aerr := build(t, cache, "orders?select=id,addresses!"+hint+"(city)", plan.ReadOptions{})
+		if aerr != nil {
+			t.Fatalf("hint %s: %s %s", hint, aerr.Code, aerr.Message)
+		}
+		rs := p.Embeds[0].Relationship
+		if rs.Constraint != "orders_billing_address_id_fkey" {
+			t.Errorf("hint %s: relationship %s", hint, rs.Constraint)
+		}
+	}
+}
+
+func TestBuildReadResolvesComputedColumns(t *testing.T) {
+	cache := testCache()
+	p, aerr := build(t, cache,
+		"users?select=id,full_name,first_name,nickname,projects(name)&full_name=like.A*&or=(full_name.eq.x,last_name.eq.y)&order=full_name,first_name",
+		plan.ReadOptions{})
+	if aerr != nil {
+		t.Fatalf("%s %s", aerr.Code, aerr.Message)
+	}
+	computed := func(ref plan.ColumnRef) string {
+		if ref.Computed == nil {
+			return ""
+		}
+		return ref.Computed.Schema + "." + ref.Computed.Name
+	}
+	for i, want := range []struct{ column, computed string }{
+		{"id", ""},
+		{"full_name", "api.full_name"},
+		// A column wins over a function of the same name, as in PostgREST.
+		{"first_name", ""},
+		// An unknown name stays a column, for PostgreSQL to report (42703).
+		{"nickname", ""},
+	} {
+		f := p.Fields[i]
+		if f.Ref.Column != want.column || computed(f.Ref) != want.computed || f.Name != want.column {
+			t.Errorf("field %d: column %q computed %q name %q, want %q %q", i, f.Ref.Column, computed(f.Ref), f.Name, want.column, want.computed)
+		}
+	}
+	if len(p.Where) != 2 {
+		t.Fatalf("%d conditions, want 2", len(p.Where))
+	}
+	if got := computed(p.Where[0].Filter.Ref); got != "api.full_name" {
+		t.Errorf("filter full_name computed %q", got)
+	}
+	tree := p.Where[1]
+	if got := computed(tree.Children[0].Filter.Ref); got != "api.full_name" {
+		t.Errorf("logic tree full_name computed %q", got)
+	}
+	if got := computed(tree.Children[1].Filter.Ref); got != "" {
+		t.Errorf("logic tree last_name computed %q", got)
+	}
+	if got := computed(p.Order[0].Ref); got != "api.full_name" {
+		t.Errorf("order full_name computed %q", got)
+	}
+	if got := computed(p.Order[1].Ref); got != "" {
+		t.Errorf("order first_name computed %q", got)
+	}
+
+	// Computed columns belong to their relation: full_name is one of
+	// users, not of projects.
+	p, aerr = build(t, cache, "projects?select=full_name,users(full_name)", plan.ReadOptions{})
+	if aerr != nil {
+		t.Fatalf("%s %s", aerr.Code, aerr.Message)
+	}
+	if got := computed(p.Fields[0].Ref); got != "" {
+		t.Errorf("projects.full_name computed %q, want a plain column", got)
+	}
+	if got := computed(p.Embeds[0].Plan.Fields[0].Ref); got != "api.full_name" {
+		t.Errorf("users.full_name in an embed computed %q", got)
+	}
+}
