@@ -130,7 +130,7 @@ func (e *Executor) handle(r *http.Request, req *apirequest.Request, cache *schem
 		if e.cfg.OpenAPIMode == OpenAPIDisabled {
 			return nil, apierr.OpenAPIDisabled()
 		}
-		return nil, apierr.NotImplemented("The API description at the root is not available yet")
+		return e.inspect(r, req, cache, id)
 	case apirequest.ActionRead:
 		return e.read(r, req, cache, id)
 	case apirequest.ActionInvoke:
