@@ -24,7 +24,9 @@ import (
 // executor/runner.go. checkExecutorSQL reads those files at start and
 // refuses to run when a copy no longer matches, so the baselines cannot
 // drift from pgrest unnoticed. The main statements are not copied: they
-// come from sqlgen.ReadAll, as pgrest's do.
+// come from pgrest's own parse, plan and SQL generation, run in this
+// process against a schema cache loaded from the bench database
+// (planWorkloads), with the arguments pgrest binds.
 const (
 	settingsSQL = `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true), ` +
 		`set_config('request.method', $3, true), set_config('request.path', $4, true), ` +
@@ -185,7 +187,7 @@ func rawTx(ctx context.Context, pg *pgconn.PgConn, wl *workload, body []byte) ([
 	p := pg.StartPipeline(ctx)
 	p.SendQueryParams(beginReadOnly, nil, nil, nil, nil)
 	p.SendQueryPrepared(settingsName, wl.settings, nil, nil)
-	p.SendQueryPrepared(wl.mainName, nil, nil, nil)
+	p.SendQueryPrepared(wl.mainName, wl.mainArgs, nil, nil)
 	p.SendQueryParams("COMMIT", nil, nil, nil, nil)
 	if err := p.Sync(); err != nil {
 		_ = p.Close()
@@ -221,7 +223,8 @@ func rawTx(ctx context.Context, pg *pgconn.PgConn, wl *workload, body []byte) ([
 }
 
 // newNaivePool is the naive baseline's pool, as pgx configures it by
-// default (statements prepared and cached per connection).
+// default (statements prepared and cached per connection; string
+// arguments sent as text, as pgrest sends them).
 func newNaivePool(ctx context.Context, dsn string, size int) (*pgxpool.Pool, error) {
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
@@ -238,6 +241,10 @@ func (e *env) naiveOp(wl *workload) op {
 	for i, a := range wl.settings {
 		args[i] = string(a)
 	}
+	mainArgs := make([]any, len(wl.mainArgs))
+	for i, a := range wl.mainArgs {
+		mainArgs[i] = string(a)
+	}
 	txOpts := pgx.TxOptions{IsoLevel: pgx.ReadCommitted, AccessMode: pgx.ReadOnly}
 	var body []byte
 	return func(ctx context.Context) error {
@@ -249,7 +256,7 @@ func (e *env) naiveOp(wl *workload) op {
 		if _, err := tx.Exec(ctx, settingsSQL, args...); err != nil {
 			return err
 		}
-		rows, err := tx.Query(ctx, wl.mainSQL)
+		rows, err := tx.Query(ctx, wl.mainSQL, mainArgs...)
 		if err != nil {
 			return err
 		}

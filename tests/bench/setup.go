@@ -18,6 +18,9 @@ import (
 
 	_ "github.com/caddyserver/caddy/v2/modules/standard"
 	_ "github.com/pgrest/caddy-pgrest/caddymodule"
+	"github.com/pgrest/caddy-pgrest/executor/apirequest"
+	"github.com/pgrest/caddy-pgrest/executor/plan"
+	"github.com/pgrest/caddy-pgrest/executor/schema"
 	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
 	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
@@ -32,12 +35,15 @@ const (
 	requestRole = "webuser"
 	schemaName  = "api"
 	userAgent   = "pgrest-bench"
+	// acceptHeader is every request's Accept.
+	acceptHeader = "application/json"
 )
 
-// fixtureSQL makes the roles (when absent: they are cluster-wide), the
-// table with %d rows and the views the workloads read. bench_settings
-// shows the request settings pgrest set, so the baselines can send the
-// very same values.
+// fixtureSQL makes the roles (when absent: they are cluster-wide),
+// api.items with %d rows and api.item_reviews with reviewsPerItem reviews
+// of each item, indexed on the foreign key as a read-heavy schema would
+// be. The view bench_settings shows the request settings pgrest set, so
+// the baselines can send the very same values.
 const fixtureSQL = `
 do $$
 begin
@@ -67,10 +73,19 @@ insert into api.items
 select i, 'item ' || i, round((i %% 997) * 1.37 + 0.99, 2),
        timestamptz '2024-01-01 00:00:00+00' + i * interval '17 minutes'
 from generate_series(1, %d) i;
-analyze api.items;
 
-create view api.items_one as select * from api.items where id = 42;
-create view api.items_page as select * from api.items order by id limit 25;
+create table api.item_reviews (
+	id      int primary key,
+	item_id int not null references api.items (id),
+	stars   int not null,
+	body    text not null
+);
+insert into api.item_reviews
+select (i - 1) * 5 + n, i, 1 + (i * 7 + n) %% 5, 'review ' || n || ' of item ' || i
+from generate_series(1, %d) i, generate_series(1, 5) n;
+create index item_reviews_item_id on api.item_reviews (item_id);
+analyze api.items, api.item_reviews;
+
 create view api.bench_settings as
 select current_user::text as role,
        current_setting('request.jwt.claims', true) as claims,
@@ -80,16 +95,25 @@ select current_user::text as role,
        current_setting('request.cookies', true) as cookies,
        current_setting('search_path') as search_path;
 
-grant select on api.items, api.items_one, api.items_page, api.bench_settings to web_anon, webuser;
+grant select on api.items, api.item_reviews, api.bench_settings to web_anon, webuser;
 `
+
+// reviewsPerItem is how many rows of api.item_reviews each item has (the
+// 5 in fixtureSQL).
+const reviewsPerItem = 5
 
 // workload is one request shape and what it must answer.
 type workload struct {
-	name string // the view, and the path without its slash
-	path string
-	rows int // rows in the body
-	// mainSQL is the statement pgrest generates for GET path.
+	name   string
+	target string // the request's path and query string
+	path   string // its path alone, as request.path shows it
+	rows   int    // rows in the body, at the top level
+	// nested is how many objects each row embeds (item_reviews), or 0.
+	nested int
+	// mainSQL and mainArgs are the statement pgrest sends for GET target,
+	// from planWorkloads.
 	mainSQL  string
+	mainArgs [][]byte
 	mainName string // its prepared statement in the raw baseline
 	// body is the expected response body, taken from pgrest's first
 	// answer and checked against the baselines'.
@@ -99,16 +123,63 @@ type workload struct {
 }
 
 func newWorkloads() []*workload {
-	mk := func(name string, rows int) *workload {
-		return &workload{
-			name:     name,
-			path:     "/" + name,
-			rows:     rows,
-			mainSQL:  sqlgen.ReadAll(schemaName, name, 0).SQL, // no db_max_rows: no limit argument
-			mainName: "bench_" + name,
-		}
+	mk := func(name, target string, rows, nested int) *workload {
+		path, _, _ := strings.Cut(target, "?")
+		return &workload{name: name, target: target, path: path, rows: rows, nested: nested, mainName: "bench_" + name}
 	}
-	return []*workload{mk("items_one", 1), mk("items_page", 25)}
+	return []*workload{
+		mk("items_eq", "/items?id=eq.42", 1, 0),
+		mk("items_page", "/items?order=id&limit=25", 25, 0),
+		mk("items_embed", "/items?select=id,name,item_reviews(stars,body)&id=lt.26&order=id", 25, reviewsPerItem),
+	}
+}
+
+// readMedia are the representations the executor offers for a table.
+var readMedia = []apirequest.MediaType{apirequest.MediaJSON, apirequest.MediaSingleObject, apirequest.MediaCSV}
+
+// planWorkloads gives each workload the statement pgrest sends for it, by
+// running pgrest's own pipeline in this process: the schema cache loaded
+// from the bench database as pgrest loads it (schema.Load, as the
+// authenticator), then ParseQuery, Negotiate, BuildRead and sqlgen.Read
+// with the options the executor derives from the request and from the
+// Caddyfile of startPgrest (neither db_max_rows nor
+// db_aggregates_enabled: their defaults). The baselines then send that
+// SQL text and those arguments, so they cannot drift from pgrest.
+func planWorkloads(ctx context.Context, authDSN string, workloads []*workload) error {
+	conn, err := pgx.Connect(ctx, authDSN)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.Background())
+	cache, err := schema.Load(ctx, conn, []string{schemaName})
+	if err != nil {
+		return fmt.Errorf("loading the schema cache: %w", err)
+	}
+	for _, wl := range workloads {
+		path, rawQuery, _ := strings.Cut(wl.target, "?")
+		rel, ok := cache.Relation(schemaName, strings.TrimPrefix(path, "/"))
+		if !ok {
+			return fmt.Errorf("%s: no relation %s in the schema cache", wl.name, path)
+		}
+		q, aerr := apirequest.ParseQuery(rawQuery)
+		if aerr != nil {
+			return fmt.Errorf("%s: %s", wl.name, aerr.Message)
+		}
+		rep, aerr := apirequest.Negotiate(acceptHeader, readMedia)
+		if aerr != nil {
+			return fmt.Errorf("%s: %s", wl.name, aerr.Message)
+		}
+		p, aerr := plan.BuildRead(cache, rel, q, plan.ReadOptions{})
+		if aerr != nil {
+			return fmt.Errorf("%s: %s %s", wl.name, aerr.Code, aerr.Message)
+		}
+		main, explain := sqlgen.Read(p, sqlgen.ReadOptions{Representation: rep})
+		if explain != nil {
+			return fmt.Errorf("%s: the baselines send no EXPLAIN", wl.name)
+		}
+		wl.mainSQL, wl.mainArgs = main.SQL, main.Args
+	}
+	return nil
 }
 
 // env is everything a run sets up.
@@ -163,13 +234,16 @@ func setUp(ctx context.Context, opt options) (*env, error) {
 	if err != nil {
 		return e, err
 	}
-	if err := pgtest.ExecSQL(ctx, superDSN, fmt.Sprintf(fixtureSQL, opt.rows)); err != nil {
+	if err := pgtest.ExecSQL(ctx, superDSN, fmt.Sprintf(fixtureSQL, opt.rows, opt.rows)); err != nil {
 		return e, fmt.Errorf("loading the fixture: %w", err)
 	}
 	if e.pgVersion, err = serverVersion(ctx, superDSN); err != nil {
 		return e, err
 	}
 	authDSN := pgtest.DSNFor(superDSN, "authenticator", authenticatorPassword)
+	if err := planWorkloads(ctx, authDSN, e.workloads); err != nil {
+		return e, err
+	}
 
 	if err := e.startPgrest(authDSN, opt.pool); err != nil {
 		return e, err
@@ -277,7 +351,7 @@ func (e *env) newRequest(ctx context.Context, path string) (*http.Request, error
 		return nil, err
 	}
 	req.Header.Set("Authorization", e.authz)
-	req.Header.Set("Accept", "application/json")
+	req.Header.Set("Accept", acceptHeader)
 	req.Header.Set("User-Agent", userAgent)
 	return req, nil
 }
@@ -302,7 +376,7 @@ func (e *env) get(ctx context.Context, path string, buf *bytes.Buffer) (int, err
 func (e *env) httpOp(wl *workload) op {
 	var buf bytes.Buffer
 	return func(ctx context.Context) error {
-		status, err := e.get(ctx, wl.path, &buf)
+		status, err := e.get(ctx, wl.target, &buf)
 		if err != nil {
 			return err
 		}
@@ -360,16 +434,24 @@ func (e *env) learn(ctx context.Context) error {
 		// app_settings, as pgrest marshals it.
 		wl.settings = [][]byte{[]byte(s.Role), []byte(s.Claims), []byte(s.Method), []byte(wl.path),
 			[]byte(s.Headers), []byte(s.Cookies), []byte(s.SearchPath), []byte("{}")}
-		status, err := e.get(ctx, wl.path, &buf)
+		status, err := e.get(ctx, wl.target, &buf)
 		if err != nil {
 			return err
 		}
 		if status != http.StatusOK {
-			return fmt.Errorf("pgrest answers GET %s with %d: %s", wl.path, status, buf.Bytes())
+			return fmt.Errorf("pgrest answers GET %s with %d: %s", wl.target, status, buf.Bytes())
 		}
-		var rows []json.RawMessage
+		var rows []map[string]json.RawMessage
 		if err := json.Unmarshal(buf.Bytes(), &rows); err != nil || len(rows) != wl.rows {
-			return fmt.Errorf("GET %s: want a JSON array of %d rows, got %.300s", wl.path, wl.rows, buf.Bytes())
+			return fmt.Errorf("GET %s: want a JSON array of %d rows, got %.300s", wl.target, wl.rows, buf.Bytes())
+		}
+		if wl.nested > 0 {
+			for _, row := range rows {
+				var reviews []json.RawMessage
+				if err := json.Unmarshal(row["item_reviews"], &reviews); err != nil || len(reviews) != wl.nested {
+					return fmt.Errorf("GET %s: want %d item_reviews in each row, got %.300s", wl.target, wl.nested, buf.Bytes())
+				}
+			}
 		}
 		wl.body = bytes.Clone(buf.Bytes())
 	}
