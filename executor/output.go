@@ -107,7 +107,11 @@ func parseGUCHeaders(raw []byte) (http.Header, *apierr.Error) {
 // write sends the response. profile, when set, is the Content-Profile.
 func (o *output) write(w http.ResponseWriter, r *http.Request, profile string) {
 	h := w.Header()
-	if o.contentType != "" && !o.noBody {
+	// A HEAD answers with GET's headers, Content-Type included, as
+	// PostgREST's do; other bodiless answers (return=minimal, 204) have
+	// none.
+	withType := !o.noBody || (r.Method == http.MethodHead && o.status != http.StatusNoContent)
+	if o.contentType != "" && withType {
 		h.Set("Content-Type", o.contentType)
 	}
 	if o.contentRange != "" {
