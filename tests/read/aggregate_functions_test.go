@@ -112,6 +112,26 @@ func TestAggregates(t *testing.T) {
 			path: "/orders?select=user_id,total.sum(),users(username)&user_id=in.(1,2)&order=user_id",
 			want: `[{"user_id":1,"sum":1415.76,"users":{"username":"alice"}},{"user_id":2,"sum":749.00,"users":{"username":"bob"}}]`,
 		},
+		{
+			name: "a spread's columns are grouping keys of the parent's aggregate",
+			path: "/tasks?select=count(),...projects(archived)&order=projects(archived)",
+			want: `[{"count":54,"archived":false},{"count":6,"archived":true}]`,
+		},
+		{
+			name: "a sum groups by a spread column, ordered by it",
+			path: "/orders?select=total.sum(),...users(username)&user_id=in.(1,2)&order=users(username)",
+			want: `[{"sum":1415.76,"username":"alice"},{"sum":749.00,"username":"bob"}]`,
+		},
+		{
+			name: "a spread column through a composite key groups, with a null group for lines without an invoice",
+			path: "/invoice_lines?select=quantity.sum(),...invoices(currency)&order=invoices(currency)",
+			want: `[{"sum":223.50,"currency":"EUR"},{"sum":1.00,"currency":"GBP"},{"sum":14.00,"currency":"USD"},{"sum":1.00,"currency":null}]`,
+		},
+		{
+			name: "an !inner embed selecting nothing restricts the rows counted",
+			path: "/tasks?select=count(),users!inner()&users.is_admin=is.true",
+			want: `[{"count":12}]`,
+		},
 	})
 }
 

@@ -1,6 +1,9 @@
 package read
 
-import "testing"
+import (
+	"net/http"
+	"testing"
+)
 
 // TestEmbedJoinTypes compares !inner with !left (the default) on nullable
 // foreign keys, childless parents and embedded filters.
@@ -113,6 +116,21 @@ func TestEmbedNullChecks(t *testing.T) {
 			want: `[{"id":9,"clients":{"name":"Société Générale"}}]`,
 		},
 		{
+			name: "an embed selecting nothing filters with not.is.null and leaves no key",
+			path: "/clients?select=id,projects()&projects.archived=is.true&projects=not.is.null&order=id",
+			want: `[{"id":3}]`,
+		},
+		{
+			name: "a to-one embed selecting nothing filters with is.null and leaves no key",
+			path: "/projects?select=id,clients()&clients=is.null&order=id",
+			want: `[{"id":11},{"id":12}]`,
+		},
+		{
+			name: "an !inner embed selecting nothing filters by its children and leaves no key",
+			path: "/films?select=title,actors!inner()&actors.name=eq.Morgan%20Freeman&order=id",
+			want: `[{"title":"Se7en"},{"title":"Million Dollar Baby"}]`,
+		},
+		{
 			name: "a null check on an embed works inside a logic tree",
 			path: "/projects?select=id,clients(name)&or=(clients.is.null,id.eq.1)&order=id",
 			want: `[{"id":1,"clients":{"name":"Acme Corp"}},{"id":11,"clients":null},{"id":12,"clients":null}]`,
@@ -218,4 +236,48 @@ func TestEmbedLogicTrees(t *testing.T) {
 			want: `[{"id":2,"projects":[{"id":3},{"id":4}]},{"id":3,"projects":[{"id":5},{"id":10}]}]`,
 		},
 	})
+}
+
+// TestEmbedCounts checks that an exact count counts the parents that
+// !inner and null checks keep, not every row of the table.
+func TestEmbedCounts(t *testing.T) {
+	s := startServer(t)
+	cases := []struct {
+		name, path, contentRange string
+		status                   int
+	}{
+		{
+			name:         "!inner leaves seven clients to count",
+			path:         "/clients?select=id,projects!inner(id)&limit=2&order=id",
+			contentRange: "0-1/7",
+			status:       http.StatusPartialContent,
+		},
+		{
+			name:         "!inner with an embedded filter leaves nine projects to count",
+			path:         "/projects?select=id,tasks!inner(id)&tasks.priority=eq.1&limit=1&order=id",
+			contentRange: "0-0/9",
+			status:       http.StatusPartialContent,
+		},
+		{
+			name:         "is.null on an embed leaves two clients to count",
+			path:         "/clients?select=id,projects(id)&projects=is.null",
+			contentRange: "0-1/2",
+			status:       http.StatusOK,
+		},
+		{
+			name:         "a left embed counts every client",
+			path:         "/clients?select=id,projects(id)&limit=2&order=id",
+			contentRange: "0-1/9",
+			status:       http.StatusPartialContent,
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res := s.get(t, c.path, "Prefer", "count=exact")
+			res.expectStatus(t, c.status)
+			if got := res.Header.Get("Content-Range"); got != c.contentRange {
+				t.Errorf("Content-Range %q, want %q", got, c.contentRange)
+			}
+		})
+	}
 }

@@ -39,6 +39,18 @@ func TestEmbedSpread(t *testing.T) {
 				{"id":55,"project":"Internal tooling","clients":null}]`,
 		},
 		{
+			name: "a spread inside a spread lifts the grandparent's columns too",
+			path: "/tasks?select=id,...projects(project:name,...clients(client:name))&id=in.(1,55)&order=id",
+			want: `[
+				{"id":1,"project":"Acme website relaunch","client":"Acme Corp"},
+				{"id":55,"project":"Internal tooling","client":null}]`,
+		},
+		{
+			name: "a spread selecting nothing adds nothing",
+			path: "/projects?select=id,...clients()&id=eq.1",
+			want: `[{"id":1}]`,
+		},
+		{
 			name: "a spread inside an embed lifts the columns into the embedded object",
 			path: "/comments?select=id,tasks(title,...projects(code))&id=eq.1",
 			want: `[{"id":1,"tasks":{"title":"Design login","code":"ACME-WEB"}}]`,
