@@ -273,3 +273,42 @@ func TestEmbedDisambiguation(t *testing.T) {
 		},
 	})
 }
+
+// TestEmbedComputedRelationshipLevels filters, orders and pages the rows
+// of computed relationships like any embedded level.
+func TestEmbedComputedRelationshipLevels(t *testing.T) {
+	s := startServer(t)
+	runBodyCases(t, s, []bodyCase{
+		{
+			name: "an embedded order and limit reorder and cut the function's rows",
+			path: "/projects?select=id,top_tasks(id)&id=eq.1&top_tasks.order=id.desc&top_tasks.limit=2",
+			want: `[{"id":1,"top_tasks":[{"id":5},{"id":4}]}]`,
+		},
+		{
+			name: "an embedded filter applies to the function's rows",
+			path: "/projects?select=id,top_tasks(id)&id=eq.1&top_tasks.priority=eq.2",
+			want: `[{"id":1,"top_tasks":[{"id":1},{"id":5}]}]`,
+		},
+		{
+			name: "!inner on a to-one computed relationship keeps the projects whose lead is an admin",
+			path: "/projects?select=id,project_lead!inner(username)&project_lead.is_admin=is.true&order=id",
+			want: `[
+				{"id":1,"project_lead":{"username":"alice"}},
+				{"id":10,"project_lead":{"username":"grace"}},
+				{"id":11,"project_lead":{"username":"alice"}}]`,
+		},
+		{
+			name: "a computed relationship nests in itself",
+			path: "/employees?select=id,direct_reports(id,direct_reports(id))&id=eq.2",
+			want: `[{"id":2,"direct_reports":[
+				{"id":4,"direct_reports":[{"id":10},{"id":11}]},
+				{"id":5,"direct_reports":[]},
+				{"id":6,"direct_reports":[]}]}]`,
+		},
+		{
+			name: "parents are ordered by a spread computed relationship's column",
+			path: "/projects?select=id,...project_lead(username)&order=project_lead(username).desc.nullslast,id&limit=4",
+			want: `[{"id":9,"username":"heidi"},{"id":10,"username":"grace"},{"id":2,"username":"frank"},{"id":8,"username":"frank"}]`,
+		},
+	})
+}
