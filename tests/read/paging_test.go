@@ -110,6 +110,15 @@ func TestPaging(t *testing.T) {
 		})
 	})
 
+	t.Run("an exact count is the database's count of the filtered rows", func(t *testing.T) {
+		want := sqlRows(t, "select count(*) as n from api.tasks where tags && '{ops,ux}'")[0]["n"].(float64)
+		res := s.get(t, tasks+"&tags=ov.%7Bops,ux%7D&limit=1", "Prefer", exact)
+		res.expectStatus(t, http.StatusPartialContent)
+		if got := rangeTotal(t, res); got != int(want) {
+			t.Errorf("total %d, want %v", got, want)
+		}
+	})
+
 	t.Run("a planned count is the planner's positive estimate", func(t *testing.T) {
 		res := s.get(t, tasks+"&limit=5", "Prefer", planned)
 		res.expectStatus(t, http.StatusPartialContent)
