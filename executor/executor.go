@@ -34,6 +34,8 @@ type Executor struct {
 	cacheErr atomic.Pointer[apierr.Error]
 	// reloads asks the loader for a new cache.
 	reloads chan struct{}
+	// appSettingsJSON is app_settings as the settings statement reads it.
+	appSettingsJSON []byte
 	// firstAttempt is closed once the first load has been tried.
 	firstAttempt     chan struct{}
 	firstAttemptOnce sync.Once
@@ -55,11 +57,12 @@ func New(pool *pgxpool.Pool, cfg Config, logger *zap.Logger) (*Executor, error) 
 		cfg.TxEnd = TxCommit
 	}
 	return &Executor{
-		cfg:          cfg,
-		pool:         pool,
-		logger:       logger,
-		reloads:      make(chan struct{}, 1),
-		firstAttempt: make(chan struct{}),
+		cfg:             cfg,
+		pool:            pool,
+		logger:          logger,
+		reloads:         make(chan struct{}, 1),
+		firstAttempt:    make(chan struct{}),
+		appSettingsJSON: appSettingsObject(cfg.AppSettings),
 	}, nil
 }
 

@@ -36,11 +36,11 @@ func (e *Executor) settingsStatement(r *http.Request, id jwtauth.Identity, schem
 	headers := headersJSON(r)
 	cookies := cookiesJSON(r)
 	searchPath := []byte(e.searchPath(schema))
-	extra := map[string]string{}
-	for _, s := range e.cfg.AppSettings {
-		extra[s.Name] = s.Value
-	}
 	if legacy {
+		extra := map[string]string{}
+		for _, s := range e.cfg.AppSettings {
+			extra[s.Name] = s.Value
+		}
 		for k, v := range legacyClaims(id) {
 			extra["request.jwt.claim."+k] = v
 		}
@@ -48,9 +48,19 @@ func (e *Executor) settingsStatement(r *http.Request, id jwtauth.Identity, schem
 		return sqlgen.Statement{SQL: legacySettingsSQL,
 			Args: [][]byte{role, method, path, headers, cookies, searchPath, extraJSON}}
 	}
-	extraJSON, _ := json.Marshal(extra)
 	return sqlgen.Statement{SQL: settingsSQL,
-		Args: [][]byte{role, []byte(id.ClaimsJSON), method, path, headers, cookies, searchPath, extraJSON}}
+		Args: [][]byte{role, []byte(id.ClaimsJSON), method, path, headers, cookies, searchPath, e.appSettingsJSON}}
+}
+
+// appSettingsObject renders app_settings as the JSON object the settings
+// statement reads; it is the same for every request, so it is built once.
+func appSettingsObject(settings []Setting) []byte {
+	m := make(map[string]string, len(settings))
+	for _, s := range settings {
+		m[s.Name] = s.Value
+	}
+	b, _ := json.Marshal(m)
+	return b
 }
 
 // searchPath is the request's schema followed by db_extra_search_path.
@@ -66,19 +76,46 @@ func (e *Executor) searchPath(schema string) string {
 // headersJSON is request.headers: lower-case names, repeated headers
 // joined with ", ". Cookies are left to request.cookies, as in PostgREST.
 func headersJSON(r *http.Request) []byte {
-	m := make(map[string]string, len(r.Header)+1)
+	// Written by hand rather than through a map and json.Marshal: this
+	// runs on every request, and canonical header keys are unique, so no
+	// map is needed to merge them.
+	b := make([]byte, 0, 256)
+	b = append(b, '{')
+	first := true
+	add := func(name, value string) {
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = appendJSONString(b, name)
+		b = append(b, ':')
+		b = appendJSONString(b, value)
+	}
 	for k, vs := range r.Header {
 		name := strings.ToLower(k)
-		if name == "cookie" {
+		if name == "cookie" || name == "host" {
 			continue
 		}
-		m[name] = strings.Join(vs, ", ")
+		add(name, strings.Join(vs, ", "))
 	}
 	if r.Host != "" {
-		m["host"] = r.Host
+		add("host", r.Host)
 	}
-	b, _ := json.Marshal(m)
-	return b
+	return append(b, '}')
+}
+
+// appendJSONString appends s as a JSON string.
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x80 {
+			// Rare in headers: let the encoder handle escapes and UTF-8.
+			enc, _ := json.Marshal(s)
+			return append(b, enc...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 // cookiesJSON is request.cookies: cookie name to value.

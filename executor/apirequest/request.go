@@ -8,7 +8,6 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"net/url"
 	"strings"
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
@@ -53,10 +52,8 @@ type Request struct {
 	Schema       string
 	ProfileGiven bool
 	Preferences  Preferences
-	// Query is the decoded query string.
-	Query url.Values
-	// RawQuery is the undecoded query string, for parsers that need the
-	// parameters' order.
+	// RawQuery is the undecoded query string; ParseQuery reads it once the
+	// target is known (reads and calls parse it differently).
 	RawQuery string
 	// ContentType is the body's media type, lower case, without parameters.
 	ContentType string
@@ -72,11 +69,6 @@ func Parse(r *http.Request, schemas []string) (*Request, *apierr.Error) {
 	if err := req.chooseSchema(r, schemas); err != nil {
 		return nil, err
 	}
-	q, perr := url.ParseQuery(r.URL.RawQuery)
-	if perr != nil {
-		return nil, apierr.QueryParam("Invalid query string", perr.Error())
-	}
-	req.Query = q
 	prefs, err := ParsePreferences(r.Header.Values("Prefer"))
 	if err != nil {
 		return nil, err
