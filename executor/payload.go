@@ -25,11 +25,14 @@ type payload struct {
 	count int
 }
 
-// parsePayload reads a body in the given media type.
-func parsePayload(contentType string, body []byte) (*payload, *apierr.Error) {
+// parsePayload reads a body in the given media type. anyKeys (columns=
+// given) lets the rows of a JSON array carry different keys: a key missing
+// from a row is NULL, or the default with Prefer: missing=default, as in
+// PostgREST.
+func parsePayload(contentType string, body []byte, anyKeys bool) (*payload, *apierr.Error) {
 	switch contentType {
 	case "application/json":
-		return jsonPayload(body)
+		return jsonPayload(body, anyKeys)
 	case "application/x-www-form-urlencoded":
 		return formPayload(body)
 	case "text/csv":
@@ -38,7 +41,7 @@ func parsePayload(contentType string, body []byte) (*payload, *apierr.Error) {
 	return nil, apierr.UnsupportedContentType(contentType)
 }
 
-func jsonPayload(body []byte) (*payload, *apierr.Error) {
+func jsonPayload(body []byte, anyKeys bool) (*payload, *apierr.Error) {
 	body = bytes.TrimSpace(body)
 	if len(body) == 0 || !json.Valid(body) {
 		return nil, apierr.InvalidBody("Empty or invalid json")
@@ -72,8 +75,12 @@ func jsonPayload(body []byte) (*payload, *apierr.Error) {
 				}
 				continue
 			}
-			// Every row must carry the same keys: a missing key would
-			// otherwise silently become NULL (or the default).
+			if anyKeys {
+				continue
+			}
+			// Without columns= every row must carry the same keys: a
+			// missing key would otherwise silently become NULL (or the
+			// default).
 			if len(keys) != len(want) {
 				return nil, apierr.InvalidBody("All object keys must match")
 			}

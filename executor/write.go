@@ -52,7 +52,7 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 
 	var body *payload
 	if req.Action != apirequest.ActionDelete {
-		if body, aerr = parsePayload(req.ContentType, req.Body); aerr != nil {
+		if body, aerr = parsePayload(req.ContentType, req.Body, len(q.Columns) > 0); aerr != nil {
 			return nil, aerr
 		}
 		if m.Columns, aerr = payloadColumns(rel, q.Columns, body); aerr != nil {
