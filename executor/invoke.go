@@ -80,6 +80,12 @@ func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schem
 	case fn.Returns.Shape == schema.ReturnsVoid:
 		out.status, out.noBody = http.StatusNoContent, true
 	case fn.Returns.Set:
+		// A set of scalars is read whole (no filters, no limit): any
+		// count asked for is the page's.
+		if prefs.Count != "" && out.total == nil {
+			total := out.pageTotal
+			out.total = &total
+		}
 		out.contentRange = contentRange(0, out.pageTotal, out.total)
 	}
 	if req.Method == http.MethodHead {
