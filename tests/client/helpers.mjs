@@ -21,9 +21,40 @@ export const user = new PostgrestClient(url, {
 export const withToken = (token) =>
   new PostgrestClient(url, { headers: { Authorization: `Bearer ${token}` } })
 
-// byId sorts rows by their id: reads have no order until order= lands, and
-// an unordered read guarantees none.
+// recording is a client (anonymous, or with a bearer token) whose requests
+// are kept in requests: method, URL (decoded), the headers as an object and
+// the body. For tests of what postgrest-js sends, and for reporting a call
+// pgrest answers differently from PostgREST.
+export const recording = (token) => {
+  const requests = []
+  const fetchAndRecord = (input, init = {}) => {
+    requests.push({
+      method: init.method ?? 'GET',
+      url: decodeURIComponent(String(input)),
+      headers: Object.fromEntries(new Headers(init.headers)),
+      body: init.body ?? null,
+    })
+    return fetch(input, init)
+  }
+  const headers = token ? { Authorization: `Bearer ${token}` } : {}
+  return { client: new PostgrestClient(url, { headers, fetch: fetchAndRecord }), requests }
+}
+
+// unique makes a value no other test (nor an earlier run against the same
+// database) uses: the write tests name their rows with it.
+let uniqueSeq = 0
+const uniqueRun = `${process.pid.toString(36)}${Date.now().toString(36)}`
+export const unique = (prefix) => `${prefix}-${uniqueRun}-${++uniqueSeq}`
+
+// byId sorts rows by their id, for reads that ask for no order (and so
+// guarantee none).
 export const byId = (rows) => [...rows].sort((a, b) => a.id - b.id)
+
+// ids are the rows' ids in the order given.
+export const ids = (rows) => rows.map((r) => r.id)
+
+// range is the integers from first to last.
+export const range = (first, last) => Array.from({ length: last - first + 1 }, (_, i) => first + i)
 
 // ok checks a successful response: no error, the status, and no count
 // (none was asked for).
@@ -31,6 +62,13 @@ export const ok = (res, status = 200) => {
   assert.equal(res.error, null, `unexpected error: ${JSON.stringify(res.error)}`)
   assert.equal(res.status, status)
   assert.equal(res.count, null)
+}
+
+// counted checks a successful response carrying a count.
+export const counted = (res, count, status = 200) => {
+  assert.equal(res.error, null, `unexpected error: ${JSON.stringify(res.error)}`)
+  assert.equal(res.status, status)
+  assert.equal(res.count, count)
 }
 
 // failed checks an error response: status, PGRST (or SQLSTATE) code, no data.
