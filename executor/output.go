@@ -20,8 +20,10 @@ type output struct {
 	body         []byte
 	noBody       bool
 	contentRange string
-	pageTotal    int64
-	total        *int64
+	// contentLocation is the canonical address of a read.
+	contentLocation string
+	pageTotal       int64
+	total           *int64
 	// inserted counts the rows an upsert inserted rather than updated.
 	inserted int64
 	headers  http.Header
@@ -116,6 +118,9 @@ func (o *output) write(w http.ResponseWriter, r *http.Request, profile string) {
 	}
 	if o.contentRange != "" {
 		h.Set("Content-Range", o.contentRange)
+	}
+	if o.contentLocation != "" {
+		h.Set("Content-Location", o.contentLocation)
 	}
 	if profile != "" {
 		h.Set("Content-Profile", profile)

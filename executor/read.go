@@ -3,7 +3,9 @@ package executor
 import (
 	"encoding/json"
 	"net/http"
+	"sort"
 	"strconv"
+	"strings"
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
@@ -41,7 +43,28 @@ func (e *Executor) read(r *http.Request, req *apirequest.Request, cache *schema.
 		return nil, aerr
 	}
 	main, explain := sqlgen.Read(p, e.readOptions(req, rep))
-	return e.readTransaction(r, req, cache, id, p, rep, main, explain, true, nil)
+	out, err := e.readTransaction(r, req, cache, id, p, rep, main, explain, true, nil)
+	if err != nil {
+		return nil, err
+	}
+	out.contentLocation = contentLocation(req)
+	return out, nil
+}
+
+// contentLocation is the read's canonical address, as PostgREST sends it:
+// the path and the query parameters sorted by name.
+func contentLocation(req *apirequest.Request) string {
+	loc := "/" + req.Name
+	if req.RawQuery == "" {
+		return loc
+	}
+	params := strings.FieldsFunc(req.RawQuery, func(r rune) bool { return r == '&' })
+	sort.SliceStable(params, func(i, j int) bool {
+		ki, _, _ := strings.Cut(params[i], "=")
+		kj, _, _ := strings.Cut(params[j], "=")
+		return ki < kj
+	})
+	return loc + "?" + strings.Join(params, "&")
 }
 
 // readOptions are the statement options of a read or a call's result.
@@ -96,6 +119,9 @@ func (e *Executor) readTransaction(r *http.Request, req *apirequest.Request, cac
 	if req.Method == http.MethodHead {
 		out.noBody = true
 	}
+	if count != "" {
+		out.preferenceApplied = append(out.preferenceApplied, "count="+count)
+	}
 	return out, rangeStatus(out, p.Range.Offset)
 }
 
@@ -109,7 +135,9 @@ func rangeStatus(out *output, offset int64) error {
 	}
 	total := *out.total
 	if offset > total {
-		return apierr.RangeOutOfBounds(offset, total)
+		e := apierr.RangeOutOfBounds(offset, total)
+		e.Headers = http.Header{"Content-Range": {"*/" + strconv.FormatInt(total, 10)}}
+		return e
 	}
 	if out.pageTotal < total {
 		out.status = http.StatusPartialContent

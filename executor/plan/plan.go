@@ -49,6 +49,9 @@ type ColumnRef struct {
 	JSONPath []apirequest.JSONStep
 	// Star is the whole row ("*").
 	Star bool
+	// Type is the column's type as the catalog renders it ("" when the
+	// column is unknown to the schema cache).
+	Type string
 }
 
 // Field is one selected value.

@@ -132,7 +132,9 @@ func (b *builder) field(rel *schema.Relation, it apirequest.SelectItem) (Field, 
 // lets it.
 func (b *builder) ref(rel *schema.Relation, fd apirequest.Field) ColumnRef {
 	ref := ColumnRef{Column: fd.Name, JSONPath: fd.JSONPath}
-	if _, ok := rel.Column(fd.Name); !ok {
+	if col, ok := rel.Column(fd.Name); ok {
+		ref.Type = col.Type
+	} else {
 		if fn, ok := b.cache.ComputedColumn(rel.Schema, rel.Name, fd.Name); ok {
 			ref.Computed = fn
 		}

@@ -77,7 +77,13 @@ func (g *gen) filter(r *plan.Read, f *plan.Filter) string {
 	if fn, ok := ftsFunctions[f.Op]; ok {
 		q := "pg_catalog." + fn + "("
 		if f.Language != "" {
-			q += g.param(f.Language) + "::regconfig, "
+			lang := g.param(f.Language) + "::regconfig"
+			q += lang + ", "
+			if f.Ref.Type != "" && f.Ref.Type != "tsvector" && len(f.Ref.JSONPath) == 0 {
+				// A text column is turned into a tsvector with the same
+				// configuration as the query, or the two would disagree.
+				col = "pg_catalog.to_tsvector(" + lang + ", " + col + ")"
+			}
 		}
 		return col + " @@ " + q + g.param(f.Value) + ")"
 	}

@@ -383,7 +383,7 @@ func init() {
 		any all like ilike explain format json
 		pg_catalog count sum avg min max coalesce json_agg row_to_json json_strip_nulls
 		string_agg json_object_keys chr substring length
-		to_tsquery plainto_tsquery phraseto_tsquery websearch_to_tsquery
+		to_tsquery to_tsvector plainto_tsquery phraseto_tsquery websearch_to_tsquery
 		text integer bigint jsonb regconfig
 		pgrst_source _pgrst_t _pgrst_c hh s a k r
 		total_result_set page_total body response_headers response_status current_setting nullif`) {
