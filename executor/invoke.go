@@ -67,6 +67,20 @@ func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schem
 	if fn.Returns.Shape == schema.ReturnsComposite {
 		return e.invokeRows(r, req, cache, id, q, fn, call, readOnly, check)
 	}
+	if fn.Returns.Set {
+		rangeHeader := ""
+		if req.Method == http.MethodGet {
+			rangeHeader = r.Header.Get("Range")
+		}
+		if call.Range, aerr = apirequest.RootRange(rangeHeader, q.Ranges); aerr != nil {
+			return nil, aerr
+		}
+		if e.cfg.MaxRows > 0 && (call.Range.Limit == nil || *call.Range.Limit > e.cfg.MaxRows) {
+			limit := e.cfg.MaxRows
+			call.Range.Limit = &limit
+		}
+		call.Count = prefs.Count != ""
+	}
 	out, _, err := e.transactChecked(r, req, cache, id, sqlgen.CallFunction(call), readOnly, check)
 	if err != nil {
 		return nil, err
@@ -80,13 +94,11 @@ func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schem
 	case fn.Returns.Shape == schema.ReturnsVoid:
 		out.status, out.noBody = http.StatusNoContent, true
 	case fn.Returns.Set:
-		// A set of scalars is read whole (no filters, no limit): any
-		// count asked for is the page's.
-		if prefs.Count != "" && out.total == nil {
-			total := out.pageTotal
-			out.total = &total
+		// Every count of a set of scalars is exact: there is no table
+		// for the planner to estimate.
+		if err := rangeStatus(out, call.Range.Offset); err != nil {
+			return nil, err
 		}
-		out.contentRange = contentRange(0, out.pageTotal, out.total)
 	}
 	if req.Method == http.MethodHead {
 		out.noBody = true

@@ -2,6 +2,7 @@ package sqlgen
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
@@ -21,6 +22,9 @@ type Call struct {
 	// Args is the JSON object holding the arguments (or, with WholeBody,
 	// the body itself).
 	Args []byte
+	// Range pages a set of scalars; Count adds its exact total.
+	Range apirequest.Range
+	Count bool
 }
 
 // CallFunction builds the statement that calls c.Function and shapes its
@@ -74,8 +78,26 @@ func CallFunction(c Call) Statement {
 			body = "coalesce(pg_catalog.json_agg(_pgrst_t.pgrst_scalar)->0, 'null')"
 		}
 	}
-	cols := fmt.Sprintf(resultColumns, "null::bigint", body+"::text")
-	return Statement{SQL: "select " + cols + " from (" + inner + ") _pgrst_t", Args: args}
+	if !f.Returns.Set || f.Returns.Shape != schema.ReturnsScalar {
+		cols := fmt.Sprintf(resultColumns, "null::bigint", body+"::text")
+		return Statement{SQL: "select " + cols + " from (" + inner + ") _pgrst_t", Args: args}
+	}
+	// A set of scalars pages like a table: the call runs once, in a CTE
+	// that the page and the exact count both read.
+	g := &gen{args: args}
+	page := "select pgrst_scalar from pgrst_all"
+	if c.Range.Limit != nil {
+		page += " limit " + g.param(strconv.FormatInt(*c.Range.Limit, 10))
+	}
+	if c.Range.Offset != 0 {
+		page += " offset " + g.param(strconv.FormatInt(c.Range.Offset, 10))
+	}
+	total := "null::bigint"
+	if c.Count {
+		total = "(select pg_catalog.count(*) from pgrst_all)"
+	}
+	cols := fmt.Sprintf(resultColumns, total, body+"::text")
+	return Statement{SQL: "with pgrst_all as (" + inner + ") select " + cols + " from (" + page + ") _pgrst_t", Args: g.args}
 }
 
 // CallRead calls a function returning rows and shapes them with the read
