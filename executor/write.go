@@ -44,10 +44,10 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 		return nil, aerr
 	}
 	m := sqlgen.Mutation{Relation: rel}
-	// The root's filters, order and limit choose the rows to write; the
-	// response then reads the written rows as they are.
+	// The root's filters, order, limit and offset choose the rows to
+	// write; the response then reads the written rows as they are.
 	where := &plan.Read{Relation: rel, Alias: p.Alias, Where: p.Where, Order: p.Order}
-	limit := p.Range.Limit
+	limit, offset := p.Range.Limit, p.Range.Offset
 	p.Where, p.Order, p.Range = nil, nil, apirequest.Range{}
 
 	var body *payload
@@ -81,10 +81,10 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 		if !body.single {
 			return nil, apierr.InvalidBody("A PATCH body must be a single JSON object")
 		}
-		m.Kind, m.Where, m.Limit = sqlgen.Update, where, limit
+		m.Kind, m.Where, m.Limit, m.Offset = sqlgen.Update, where, limit, offset
 		m.Payload = body.rows[1 : len(body.rows)-1]
 	case apirequest.ActionDelete:
-		m.Kind, m.Where, m.Limit = sqlgen.Delete, where, limit
+		m.Kind, m.Where, m.Limit, m.Offset = sqlgen.Delete, where, limit, offset
 	case apirequest.ActionUpsert:
 		keyMatch, aerr := putKey(rel, where)
 		if aerr != nil {

@@ -37,8 +37,10 @@ type Mutation struct {
 	// Where restricts Update and Delete (and checks a PUT's key); it is
 	// the filters of the plan's root, rendered against the relation.
 	Where *plan.Read
-	// Order and Limit bound Update and Delete to the first rows in order.
-	Limit *int64
+	// Limit and Offset bound Update and Delete to a slice of the rows in
+	// Where's order, as PostgREST's limited update and delete do.
+	Limit  *int64
+	Offset int64
 	// KeyMatch (PUT) keeps only payload rows whose key equals the URL's:
 	// column name to the filter's value.
 	KeyMatch [][2]string
@@ -163,14 +165,14 @@ func (g *gen) update(m Mutation, table, alias string) string {
 		g.writeWhere(m, table, alias)
 }
 
-// writeWhere renders the filters of an Update or Delete; with a limit,
-// the rows are picked by ctid in the requested order first.
+// writeWhere renders the filters of an Update or Delete; with a limit or
+// an offset, the rows are picked by ctid in the requested order first.
 func (g *gen) writeWhere(m Mutation, table, alias string) string {
 	w := m.Where
 	if w == nil {
 		return ""
 	}
-	if m.Limit == nil {
+	if m.Limit == nil && m.Offset == 0 {
 		return g.where(w, nil)
 	}
 	inner := "select " + alias + ".ctid from " + table + " as " + alias + g.where(w, nil)
@@ -181,7 +183,12 @@ func (g *gen) writeWhere(m Mutation, table, alias string) string {
 		}
 		inner += " order by " + strings.Join(terms, ", ")
 	}
-	inner += " limit " + g.param(strconv.FormatInt(*m.Limit, 10))
+	if m.Limit != nil {
+		inner += " limit " + g.param(strconv.FormatInt(*m.Limit, 10))
+	}
+	if m.Offset > 0 {
+		inner += " offset " + g.param(strconv.FormatInt(m.Offset, 10))
+	}
 	cond := alias + ".ctid = any(array(" + inner + "))"
 	return " where " + cond
 }
