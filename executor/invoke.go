@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
@@ -65,7 +66,12 @@ func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schem
 		}
 	}
 	if fn.Returns.Shape == schema.ReturnsComposite {
-		return e.invokeRows(r, req, cache, id, q, fn, call, readOnly, check)
+		out, err := e.invokeRows(r, req, cache, id, q, fn, call, readOnly, check)
+		if err != nil {
+			return nil, err
+		}
+		out.preferenceApplied = e.appliedCallPreferences(prefs)
+		return out, nil
 	}
 	if fn.Returns.Set {
 		rangeHeader := ""
@@ -103,7 +109,28 @@ func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schem
 	if req.Method == http.MethodHead {
 		out.noBody = true
 	}
+	out.preferenceApplied = e.appliedCallPreferences(prefs)
 	return out, nil
+}
+
+// appliedCallPreferences is a call's Preference-Applied, in PostgREST's
+// order: count, tx (when db_tx_end lets it apply), handling, and
+// max-affected when handling is strict (it is ignored otherwise).
+func (e *Executor) appliedCallPreferences(p apirequest.Preferences) []string {
+	var list []string
+	if p.Count != "" {
+		list = append(list, "count="+p.Count)
+	}
+	if _, tx := e.txOutcome(p); tx != "" {
+		list = append(list, tx)
+	}
+	if p.Handling != "" {
+		list = append(list, "handling="+p.Handling)
+	}
+	if p.Handling == "strict" && p.MaxAffected != nil {
+		list = append(list, "max-affected="+strconv.FormatInt(*p.MaxAffected, 10))
+	}
+	return list
 }
 
 // invokeRows calls a function returning rows through the read path. The

@@ -103,15 +103,18 @@ func CallFunction(c Call) Statement {
 // CallRead calls a function returning rows and shapes them with the read
 // plan p (select, filters, order, limit, embeds, counts), the call taking
 // the place of the root relation. single renders one object (a function
-// that is not SETOF) instead of an array.
+// that is not SETOF) instead of an array. The call is a CTE of its own, so
+// it runs once even when an exact count reads its rows a second time (a
+// function that writes would otherwise write twice), as in PostgREST.
 func CallRead(c Call, p *plan.Read, opts ReadOptions, single bool) (Statement, *Statement) {
 	g := &gen{}
-	g.rootFrom = "(" + g.callSource(c) + ")"
+	with := "pgrst_call_rows as (" + g.callSource(c) + "), "
+	g.rootFrom = "pgrst_call_rows"
 	g.rootAlias = p.Alias
 	if single && opts.Representation.Media == apirequest.MediaJSON {
 		opts.Representation.Media = apirequest.MediaSingleObject
 	}
-	return g.read(p, opts, "")
+	return g.read(p, opts, with)
 }
 
 // callSource selects the function's rows, arguments bound as in
