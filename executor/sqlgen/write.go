@@ -63,7 +63,7 @@ func Write(m Mutation, p *plan.Read, opts WriteOptions) Statement {
 	var mut string
 	switch m.Kind {
 	case Insert:
-		mut = g.insert(m, table, alias)
+		mut = g.insert(m, table, alias, opts.CountInserted)
 	case Update:
 		mut = g.update(m, table, alias)
 	case Delete:
@@ -77,29 +77,39 @@ func Write(m Mutation, p *plan.Read, opts WriteOptions) Statement {
 	if m.Kind == Update && len(m.Columns) == 0 {
 		returning = "" // the no-op select already yields the (no) rows
 	}
-	if opts.CountInserted && returning != "" {
-		// xmax is 0 on a row this statement inserted and set on one it
-		// updated: the usual way to tell them apart after ON CONFLICT.
-		returning += ", (" + alias + ".xmax = 0) as pgrst_inserted"
-	}
 	with := "pgrst_mutation as (" + mut + returning + "), pgrst_rows as (select " + strings.Join(cols, ", ") +
 		" from pgrst_mutation), "
 	g.rootFrom, g.rootAlias, g.rootRowType = "pgrst_rows", p.Alias, table
 	if opts.CountInserted {
-		g.extraColumns = ", (select pg_catalog.count(*) from pgrst_mutation where pgrst_inserted) as pgrst_inserted"
+		// Read once the mutation has run: the final select aggregates
+		// every row it returned first.
+		g.extraColumns = ", nullif(pg_catalog.current_setting('pgrst.inserted', true), '')::bigint as pgrst_inserted"
 	}
 	st, _ := g.read(p, opts.ReadOptions, with)
 	return st
 }
 
-// insert renders INSERT ... SELECT from the JSON payload.
-func (g *gen) insert(m Mutation, table, alias string) string {
+// countInsertedRow and countUpdatedRow count, in the transaction-local
+// setting pgrst.inserted, the rows an upsert proposes for insertion and
+// takes back those that ON CONFLICT turned into updates. PostgREST counts
+// the same way; unlike xmax it also works through a view.
+const (
+	countInsertedRow = "pg_catalog.set_config('pgrst.inserted', (coalesce(nullif(pg_catalog.current_setting('pgrst.inserted', true), '')::int, 0) + 1)::text, true) <> '0'"
+	countUpdatedRow  = "pg_catalog.set_config('pgrst.inserted', (coalesce(nullif(pg_catalog.current_setting('pgrst.inserted', true), '')::int, 0) - 1)::text, true) <> '-1'"
+)
+
+// insert renders INSERT ... SELECT from the JSON payload; count keeps
+// the tally of inserted rows an upsert's status needs.
+func (g *gen) insert(m Mutation, table, alias string, count bool) string {
 	var b strings.Builder
 	b.WriteString("insert into " + table + " as " + alias)
 	if len(m.Columns) == 0 {
 		// {} or [{}, ...]: rows of defaults.
 		b.WriteString(" select from pg_catalog.json_array_elements(" + g.param(string(m.Payload)) + "::json)")
-		return b.String() + g.onConflict(m)
+		if count {
+			b.WriteString(" where " + countInsertedRow)
+		}
+		return b.String() + g.onConflict(m, count)
 	}
 	quoted := make([]string, len(m.Columns))
 	for i, c := range m.Columns {
@@ -119,18 +129,22 @@ func (g *gen) insert(m Mutation, table, alias string) string {
 	b.WriteString(strings.Join(values, ", "))
 	b.WriteString(" from pg_catalog.json_array_elements(" + g.param(string(m.Payload)) + "::json) as pgrst_el(j), " +
 		"lateral pg_catalog.json_populate_record(null::" + table + ", pgrst_el.j) as pgrst_body")
-	if len(m.KeyMatch) > 0 {
-		conds := make([]string, len(m.KeyMatch))
-		for i, km := range m.KeyMatch {
-			conds[i] = "pgrst_body." + QuoteIdent(km[0]) + " = " + g.param(km[1])
-		}
+	var conds []string
+	for _, km := range m.KeyMatch {
+		conds = append(conds, "pgrst_body."+QuoteIdent(km[0])+" = "+g.param(km[1]))
+	}
+	if count {
+		conds = append(conds, countInsertedRow)
+	}
+	if len(conds) > 0 {
 		b.WriteString(" where " + strings.Join(conds, " and "))
 	}
-	return b.String() + g.onConflict(m)
+	return b.String() + g.onConflict(m, count)
 }
 
-// onConflict renders the upsert clause.
-func (g *gen) onConflict(m Mutation) string {
+// onConflict renders the upsert clause; count takes an updated row back
+// out of the tally of inserted ones.
+func (g *gen) onConflict(m Mutation, count bool) string {
 	if len(m.OnConflict) == 0 {
 		return ""
 	}
@@ -146,7 +160,11 @@ func (g *gen) onConflict(m Mutation) string {
 	for i, c := range m.Columns {
 		sets[i] = QuoteIdent(c) + " = excluded." + QuoteIdent(c)
 	}
-	return s + " do update set " + strings.Join(sets, ", ")
+	s += " do update set " + strings.Join(sets, ", ")
+	if count {
+		s += " where " + countUpdatedRow
+	}
+	return s
 }
 
 // update renders UPDATE ... SET from the JSON payload object.
