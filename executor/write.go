@@ -70,7 +70,7 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 		if prefs.Resolution != "" {
 			m.OnConflict = q.OnConflict
 			if len(m.OnConflict) == 0 {
-				m.OnConflict = rel.PrimaryKey
+				m.OnConflict = keyColumns(rel)
 			}
 			if len(m.OnConflict) > 0 {
 				m.IgnoreDuplicates = prefs.Resolution == "ignore-duplicates"
@@ -93,7 +93,7 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 		if body.count != 1 {
 			return nil, apierr.InvalidBody("A PUT body must hold exactly one row")
 		}
-		m.Kind, m.Payload, m.KeyMatch, m.OnConflict = sqlgen.Insert, body.rows, keyMatch, rel.PrimaryKey
+		m.Kind, m.Payload, m.KeyMatch, m.OnConflict = sqlgen.Insert, body.rows, keyMatch, keyColumns(rel)
 	}
 	if prefs.Return != "" {
 		applied = append(applied, "return="+prefs.Return)
@@ -106,7 +106,7 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 	if prefs.Return != "representation" {
 		p.Output, p.Fields, p.Embeds = nil, nil, nil
 		if headersOnly {
-			for _, k := range rel.PrimaryKey {
+			for _, k := range keyColumns(rel) {
 				p.Fields = append(p.Fields, plan.Field{Ref: plan.ColumnRef{Column: k}, Name: k})
 			}
 			for i := range p.Fields {
@@ -200,15 +200,27 @@ func (e *Executor) shapeWrite(out *output, req *apirequest.Request, rel *schema.
 	}
 }
 
+// keyColumns is the primary key a write goes by: the table's, or for a
+// view the one PostgREST infers from a base table whose primary key the
+// view shows. PUT, the Location of headers-only and an upsert without
+// on_conflict use it.
+func keyColumns(rel *schema.Relation) []string {
+	if rel.IsView() {
+		return rel.ViewPrimaryKey
+	}
+	return rel.PrimaryKey
+}
+
 // location is the Location of a single inserted row of a table with a
 // primary key: the path filtering on its key ("/items?id=eq.1").
 func location(rel *schema.Relation, body []byte) string {
 	var rows []map[string]any
-	if len(rel.PrimaryKey) == 0 || json.Unmarshal(body, &rows) != nil || len(rows) != 1 {
+	key := keyColumns(rel)
+	if len(key) == 0 || json.Unmarshal(body, &rows) != nil || len(rows) != 1 {
 		return ""
 	}
-	parts := make([]string, 0, len(rel.PrimaryKey))
-	for _, k := range rel.PrimaryKey {
+	parts := make([]string, 0, len(key))
+	for _, k := range key {
 		v := rows[0][k]
 		s, ok := v.(string)
 		if !ok {
@@ -239,7 +251,8 @@ func payloadColumns(rel *schema.Relation, columns []string, body *payload) ([]st
 // key column and nothing else (PGRST105). It returns the key values,
 // which the body's must equal.
 func putKey(rel *schema.Relation, where *plan.Read) ([][2]string, *apierr.Error) {
-	if len(rel.PrimaryKey) == 0 || len(where.Where) != len(rel.PrimaryKey) {
+	pk := keyColumns(rel)
+	if len(pk) == 0 || len(where.Where) != len(pk) {
 		return nil, apierr.InvalidFilters()
 	}
 	values := map[string]string{}
@@ -253,8 +266,8 @@ func putKey(rel *schema.Relation, where *plan.Read) ([][2]string, *apierr.Error)
 		}
 		values[f.Ref.Column] = f.Value
 	}
-	key := make([][2]string, 0, len(rel.PrimaryKey))
-	for _, k := range rel.PrimaryKey {
+	key := make([][2]string, 0, len(pk))
+	for _, k := range pk {
 		v, ok := values[k]
 		if !ok {
 			return nil, apierr.InvalidFilters()
