@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"go/ast"
@@ -20,20 +21,23 @@ import (
 
 // The baselines send the statements pgrest sends. pgrest exports neither
 // (and should not, for a benchmark), so they are copied here character for
-// character: settingsSQL from executor/settings.go, beginReadOnly from
-// executor/runner.go. checkExecutorSQL reads those files at start and
-// refuses to run when a copy no longer matches, so the baselines cannot
-// drift from pgrest unnoticed. The main statements are not copied: they
+// character: settingsSQL from executor/settings.go, beginReadOnly and
+// beginReadWrite from executor/runner.go. checkExecutorSQL reads those
+// files at start and refuses to run when a copy no longer matches, so the
+// baselines cannot drift from pgrest unnoticed. The main statements are not copied: they
 // come from pgrest's own parse, plan and SQL generation, run in this
 // process against a schema cache loaded from the bench database
-// (planWorkloads), with the arguments pgrest binds.
+// (planWorkloads), with the arguments pgrest binds; verifyStatements then
+// checks them, and the settings statement, against the statements pgrest
+// prepared.
 const (
 	settingsSQL = `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true), ` +
 		`set_config('request.method', $3, true), set_config('request.path', $4, true), ` +
 		`set_config('request.headers', $5, true), set_config('request.cookies', $6, true), ` +
 		`set_config('search_path', $7, true), ` +
 		`(select count(set_config(s.key, s.value, true)) from json_each_text($8::json) s)`
-	beginReadOnly = "BEGIN ISOLATION LEVEL READ COMMITTED READ ONLY"
+	beginReadOnly  = "BEGIN ISOLATION LEVEL READ COMMITTED READ ONLY"
+	beginReadWrite = "BEGIN ISOLATION LEVEL READ COMMITTED READ WRITE"
 
 	settingsName = "bench_settings"
 )
@@ -49,6 +53,7 @@ func checkExecutorSQL() error {
 	for _, c := range []struct{ file, name, copy string }{
 		{"executor/settings.go", "settingsSQL", settingsSQL},
 		{"executor/runner.go", "beginReadOnly", beginReadOnly},
+		{"executor/runner.go", "beginReadWrite", beginReadWrite},
 	} {
 		got, err := stringConst(filepath.Join(root, c.file), c.name)
 		if err != nil {
@@ -161,8 +166,8 @@ func newRawPool(ctx context.Context, dsn string, size int, workloads []*workload
 	return pgxpool.NewWithConfig(ctx, cfg)
 }
 
-// rawOp is the raw baseline: pgrest's transaction in one pipelined round
-// trip, with nothing else around it.
+// rawOp is the raw baseline: pgrest's transaction with nothing else
+// around it, in the round trips pgrest takes.
 func (e *env) rawOp(wl *workload) op {
 	var body []byte
 	return func(ctx context.Context) error {
@@ -171,7 +176,12 @@ func (e *env) rawOp(wl *workload) op {
 			return err
 		}
 		defer c.Release()
-		body, err = rawTx(ctx, c.Conn().PgConn(), wl, body[:0])
+		pg := c.Conn().PgConn()
+		if wl.readOnly() {
+			body, err = rawRead(ctx, pg, wl, body[:0])
+		} else {
+			body, err = rawWrite(ctx, pg, wl, body[:0])
+		}
 		if err != nil {
 			// Whatever state the connection is in, the pool drops it.
 			_ = c.Conn().Close(context.Background())
@@ -181,45 +191,78 @@ func (e *env) rawOp(wl *workload) op {
 	}
 }
 
-// rawTx sends BEGIN, the settings, the main statement and COMMIT as one
-// pipeline and returns the body column, appended to body.
-func rawTx(ctx context.Context, pg *pgconn.PgConn, wl *workload, body []byte) ([]byte, error) {
+// rawRead sends BEGIN READ ONLY, the settings, the main statement and
+// COMMIT as one pipeline and returns the body column, appended to body.
+func rawRead(ctx context.Context, pg *pgconn.PgConn, wl *workload, body []byte) ([]byte, error) {
 	p := pg.StartPipeline(ctx)
 	p.SendQueryParams(beginReadOnly, nil, nil, nil, nil)
 	p.SendQueryPrepared(settingsName, wl.settings, nil, nil)
 	p.SendQueryPrepared(wl.mainName, wl.mainArgs, nil, nil)
 	p.SendQueryParams("COMMIT", nil, nil, nil, nil)
-	if err := p.Sync(); err != nil {
-		_ = p.Close()
+	body, _, err := readPipeline(p, 4, body)
+	return body, err
+}
+
+// rawWrite is pgrest's read-write transaction: BEGIN READ WRITE, the
+// settings and the main statement as one pipeline; then, once the main
+// statement's result shows the row written, COMMIT in a second round trip
+// (a simple query, as pgrest sends it).
+func rawWrite(ctx context.Context, pg *pgconn.PgConn, wl *workload, body []byte) ([]byte, error) {
+	p := pg.StartPipeline(ctx)
+	p.SendQueryParams(beginReadWrite, nil, nil, nil, nil)
+	p.SendQueryPrepared(settingsName, wl.settings, nil, nil)
+	p.SendQueryPrepared(wl.mainName, wl.mainArgs, nil, nil)
+	body, written, err := readPipeline(p, 3, body)
+	if err != nil {
 		return body, err
 	}
+	if !written {
+		_, _ = pg.Exec(ctx, "ROLLBACK").ReadAll()
+		return body, fmt.Errorf("%s: the insert wrote no row", wl.name)
+	}
+	_, err = pg.Exec(ctx, "COMMIT").ReadAll()
+	return body, err
+}
+
+// readPipeline syncs a pipeline of n statements whose third is the main
+// statement and reads their results. It returns the main statement's body
+// column, appended to body, and whether its page_total is affected. The
+// pipeline is closed.
+func readPipeline(p *pgconn.Pipeline, n int, body []byte) ([]byte, bool, error) {
+	if err := p.Sync(); err != nil {
+		_ = p.Close()
+		return body, false, err
+	}
 	const mainIndex = 2
-	for i := range 4 {
+	written := false
+	for i := range n {
 		res, err := p.GetResults()
 		if err != nil {
 			_ = p.Close()
-			return body, err
+			return body, false, err
 		}
 		rr, ok := res.(*pgconn.ResultReader)
 		if !ok {
 			_ = p.Close()
-			return body, fmt.Errorf("pipeline result %d: unexpected %T", i, res)
+			return body, false, fmt.Errorf("pipeline result %d: unexpected %T", i, res)
 		}
 		for rr.NextRow() {
 			if i == mainIndex {
-				body = append(body, rr.Values()[sqlgen.ColBody]...)
+				vals := rr.Values()
+				body = append(body, vals[sqlgen.ColBody]...)
+				written = isAffected(pgx.TextFormatCode, vals[sqlgen.ColPageTotal])
 			}
 		}
 		if _, err := rr.Close(); err != nil {
 			_ = p.Close()
-			return body, err
+			return body, false, err
 		}
 	}
 	if _, err := p.GetResults(); err != nil { // the Sync
 		_ = p.Close()
-		return body, err
+		return body, false, err
 	}
-	return body, p.Close()
+	return body, written, p.Close()
 }
 
 // newNaivePool is the naive baseline's pool, as pgx configures it by
@@ -235,7 +278,8 @@ func newNaivePool(ctx context.Context, dsn string, size int) (*pgxpool.Pool, err
 }
 
 // naiveOp is the naive baseline: the same transaction, one round trip per
-// statement through pgx.Tx.
+// statement through pgx.Tx (BEGIN, settings, main statement, COMMIT); a
+// write commits after its result is checked, as pgrest's does.
 func (e *env) naiveOp(wl *workload) op {
 	args := make([]any, len(wl.settings))
 	for i, a := range wl.settings {
@@ -246,6 +290,9 @@ func (e *env) naiveOp(wl *workload) op {
 		mainArgs[i] = string(a)
 	}
 	txOpts := pgx.TxOptions{IsoLevel: pgx.ReadCommitted, AccessMode: pgx.ReadOnly}
+	if !wl.readOnly() {
+		txOpts.AccessMode = pgx.ReadWrite
+	}
 	var body []byte
 	return func(ctx context.Context) error {
 		tx, err := e.naivePool.BeginTx(ctx, txOpts)
@@ -261,16 +308,32 @@ func (e *env) naiveOp(wl *workload) op {
 			return err
 		}
 		body = body[:0]
+		written := false
 		for rows.Next() {
-			body = append(body, rows.RawValues()[sqlgen.ColBody]...)
+			vals := rows.RawValues()
+			body = append(body, vals[sqlgen.ColBody]...)
+			written = isAffected(rows.FieldDescriptions()[sqlgen.ColPageTotal].Format, vals[sqlgen.ColPageTotal])
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
 			return err
+		}
+		if !wl.readOnly() && !written {
+			return fmt.Errorf("%s: the insert wrote no row", wl.name)
 		}
 		if err := tx.Commit(ctx); err != nil {
 			return err
 		}
 		return wl.check(body)
 	}
+}
+
+// isAffected says whether a page_total as received (the bigint's 8 bytes
+// in binary, which pgx's statement cache asks for; else text) is
+// affected.
+func isAffected(format int16, v []byte) bool {
+	if format == pgx.BinaryFormatCode {
+		return len(v) == 8 && binary.BigEndian.Uint64(v) == affected
+	}
+	return string(v) == strconv.Itoa(affected) // small: no allocation
 }

@@ -2,13 +2,14 @@
 // request needs, by running pgrest and two hand-written baselines side by
 // side in one process, against one PostgreSQL, in one run.
 //
-//	go run ./tests/bench                  # defaults: -c 1,8,32 -d 5s, about 2 minutes
+//	go run ./tests/bench                  # defaults: -c 1,8,32 -d 5s, about 4 minutes
 //	go run ./tests/bench -d 2s -c 8       # a quick run
 //	make bench BENCH_FLAGS='-d 2s -c 1,8'
 //
 // It starts a throwaway PostgreSQL (tests/pgtest; PGREST_TEST_DSN points it
-// at a running server instead), loads api.items with -rows rows and
-// api.item_reviews with five reviews of each item, and serves pgrest
+// at a running server instead), loads api.items with -rows rows,
+// api.item_reviews with five reviews of each item, an empty api.item_log
+// and the function api.item_price, and serves pgrest
 // in-process from a Caddyfile adapted and loaded by Caddy itself, exactly
 // as a user would configure it. Every request carries an HS256 token for
 // the role webuser.
@@ -21,28 +22,45 @@
 //   - items_embed: GET /items?select=id,name,item_reviews(stars,body)&id=lt.26&order=id,
 //     25 rows each embedding its 5 reviews (one-to-many, a lateral join
 //     per row).
+//   - items_post:  POST /item_log with Prefer: return=minimal, one row
+//     inserted per request (201, no body). A write: read-write
+//     transaction, committed in a second round trip once the result is
+//     checked. Every variant's requests add rows to api.item_log. The
+//     throwaway server runs with fsync and synchronous_commit off
+//     (scripts/pg.sh), so a commit waits for no disk here: the ratios
+//     show what pgrest adds, not what a durable commit costs.
+//   - rpc_call:    POST /rpc/item_price with {"item_id": 42}, a stable SQL
+//     function returning a numeric: read-only, one round trip.
 //
 // The baselines send the SQL text and arguments pgrest sends for each,
 // obtained by running pgrest's parser, planner and SQL generator in this
-// process against a schema cache loaded from the bench database.
+// process against a schema cache loaded from the bench database. Before
+// measuring, the bench checks that these texts are the ones pgrest
+// actually sent, among the statements pgrest prepared on its connections
+// (see verifyStatements).
 //
 // # Variants, each with a pool of -pool connections as the authenticator
 //
 //   - pgrest: HTTP/1.1 with keep-alive from a Go client in this process to
 //     Caddy + pgrest: JWT verification (cached), request parsing, the
-//     schema cache, SQL generation, one pipelined transaction, the response.
-//   - raw: the same transaction written by hand with pgconn: one pipelined
-//     round trip of BEGIN READ ONLY, the settings statement, the main
-//     statement and COMMIT, with the settings and main statements prepared
-//     once per connection. Same SQL text and the same arguments as pgrest
-//     sends (the settings values are read back from what pgrest set), so
-//     it is the best a Go service could do for this request, minus HTTP.
+//     schema cache, SQL generation, one pipelined transaction (and, for a
+//     write, the COMMIT round trip), the response.
+//   - raw: the same transaction written by hand with pgconn, in pgrest's
+//     round trips: for reads one pipelined round trip of BEGIN READ ONLY,
+//     the settings statement, the main statement and COMMIT; for writes a
+//     pipelined BEGIN READ WRITE, settings and main statement, then, once
+//     the result shows the row written, COMMIT. The settings and main
+//     statements are prepared once per connection. Same SQL text and the
+//     same arguments as pgrest sends (the settings values are read back
+//     from what pgrest set), so it is the best a Go service could do for
+//     this request, minus HTTP.
 //   - naive: the same statements one round trip each through pgx.Tx
 //     (Begin, Exec set_config, Query, Commit), pgx's default statement
 //     cache: what a straightforward Go service does.
 //
-// Every response of every variant is compared with the expected body, and
-// any failure (error, non-200, wrong body) makes the run exit non-zero.
+// Every response of every variant is compared with the expected body (a
+// write's baselines also check that one row was written), and any failure
+// (error, unexpected status, wrong body) makes the run exit non-zero.
 //
 // # How it is timed
 //

@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -42,8 +45,15 @@ const (
 // fixtureSQL makes the roles (when absent: they are cluster-wide),
 // api.items with %d rows and api.item_reviews with reviewsPerItem reviews
 // of each item, indexed on the foreign key as a read-heavy schema would
-// be. The view bench_settings shows the request settings pgrest set, so
-// the baselines can send the very same values.
+// be; api.item_log, which items_post inserts into; api.item_price, which
+// rpc_call calls.
+//
+// Two more objects serve the set-up only, never the measured load:
+// api.bench_request returns the request settings pgrest set, so the
+// baselines can send the very same values, and api.bench_prepared lists
+// the statements prepared on the connection that serves it, so that the
+// bench can check pgrest sent the SQL text the baselines send
+// (verifyStatements).
 const fixtureSQL = `
 do $$
 begin
@@ -86,32 +96,77 @@ from generate_series(1, %d) i, generate_series(1, 5) n;
 create index item_reviews_item_id on api.item_reviews (item_id);
 analyze api.items, api.item_reviews;
 
-create view api.bench_settings as
-select current_user::text as role,
-       current_setting('request.jwt.claims', true) as claims,
-       current_setting('request.method', true) as method,
-       current_setting('request.path', true) as path,
-       current_setting('request.headers', true) as headers,
-       current_setting('request.cookies', true) as cookies,
-       current_setting('search_path') as search_path;
+create table api.item_log (
+	id         bigint generated always as identity primary key,
+	item_id    int not null,
+	note       text,
+	created_at timestamptz not null default now()
+);
 
-grant select on api.items, api.item_reviews, api.bench_settings to web_anon, webuser;
+create function api.item_price(item_id int) returns numeric
+language sql stable
+as $f$ select price from api.items where id = item_id $f$;
+
+create function api.bench_request(item_id int default null, note text default null) returns json
+language sql stable
+as $f$
+select json_build_object(
+	'role', current_user::text,
+	'claims', current_setting('request.jwt.claims', true),
+	'method', current_setting('request.method', true),
+	'path', current_setting('request.path', true),
+	'headers', current_setting('request.headers', true),
+	'cookies', current_setting('request.cookies', true),
+	'search_path', current_setting('search_path'))
+$f$;
+
+create view api.bench_prepared as
+select name, statement from pg_catalog.pg_prepared_statements;
+
+grant select on api.items, api.item_reviews, api.bench_prepared to web_anon, webuser;
+-- pgrest's INSERT ends in RETURNING even for return=minimal (the
+-- response counts the written rows), which takes SELECT.
+grant select, insert on api.item_log to webuser;
+grant usage on sequence api.item_log_id_seq to webuser;
 `
 
 // reviewsPerItem is how many rows of api.item_reviews each item has (the
 // 5 in fixtureSQL).
 const reviewsPerItem = 5
 
+// kind is how pgrest serves a workload, and so which statement the
+// baselines send and how their transaction ends.
+type kind int
+
+const (
+	// read: GET on a table, sqlgen.Read; read-only, one round trip.
+	read kind = iota
+	// insert: POST on a table with return=minimal, sqlgen.Write;
+	// read-write, committed in a second round trip once the result is
+	// checked.
+	insert
+	// call: POST /rpc/<function> of a stable function returning a
+	// scalar, sqlgen.CallFunction; read-only, one round trip.
+	call
+)
+
 // workload is one request shape and what it must answer.
 type workload struct {
 	name   string
+	kind   kind
+	method string
 	target string // the request's path and query string
 	path   string // its path alone, as request.path shows it
-	rows   int    // rows in the body, at the top level
+	// reqBody and prefer are the request's body (sent as
+	// application/json) and Prefer header, or empty.
+	reqBody []byte
+	prefer  string
+	status  int // the status pgrest answers with
+	rows    int // rows in the body, at the top level (read)
 	// nested is how many objects each row embeds (item_reviews), or 0.
 	nested int
-	// mainSQL and mainArgs are the statement pgrest sends for GET target,
-	// from planWorkloads.
+	// mainSQL and mainArgs are the statement pgrest sends for the
+	// request, from planWorkloads.
 	mainSQL  string
 	mainArgs [][]byte
 	mainName string // its prepared statement in the raw baseline
@@ -122,15 +177,34 @@ type workload struct {
 	settings [][]byte
 }
 
+// readOnly says whether pgrest runs the workload in a read-only
+// transaction, ended in the same round trip.
+func (wl *workload) readOnly() bool { return wl.kind != insert }
+
+// affected is the page_total a write's main statement must return for
+// the baselines to commit: one row inserted.
+const affected = 1
+
 func newWorkloads() []*workload {
-	mk := func(name, target string, rows, nested int) *workload {
+	mk := func(name string, k kind, method, target string, status int) *workload {
 		path, _, _ := strings.Cut(target, "?")
-		return &workload{name: name, target: target, path: path, rows: rows, nested: nested, mainName: "bench_" + name}
+		return &workload{name: name, kind: k, method: method, target: target, path: path, status: status, mainName: "bench_" + name}
 	}
+	get := func(name, target string, rows, nested int) *workload {
+		wl := mk(name, read, http.MethodGet, target, http.StatusOK)
+		wl.rows, wl.nested = rows, nested
+		return wl
+	}
+	post := mk("items_post", insert, http.MethodPost, "/item_log", http.StatusCreated)
+	post.reqBody, post.prefer = []byte(`{"item_id": 42, "note": "pgrest bench"}`), "return=minimal"
+	rpc := mk("rpc_call", call, http.MethodPost, "/rpc/item_price", http.StatusOK)
+	rpc.reqBody = []byte(`{"item_id": 42}`)
 	return []*workload{
-		mk("items_eq", "/items?id=eq.42", 1, 0),
-		mk("items_page", "/items?order=id&limit=25", 25, 0),
-		mk("items_embed", "/items?select=id,name,item_reviews(stars,body)&id=lt.26&order=id", 25, reviewsPerItem),
+		get("items_eq", "/items?id=eq.42", 1, 0),
+		get("items_page", "/items?order=id&limit=25", 25, 0),
+		get("items_embed", "/items?select=id,name,item_reviews(stars,body)&id=lt.26&order=id", 25, reviewsPerItem),
+		post,
+		rpc,
 	}
 }
 
@@ -140,11 +214,21 @@ var readMedia = []apirequest.MediaType{apirequest.MediaJSON, apirequest.MediaSin
 // planWorkloads gives each workload the statement pgrest sends for it, by
 // running pgrest's own pipeline in this process: the schema cache loaded
 // from the bench database as pgrest loads it (schema.Load, as the
-// authenticator), then ParseQuery, Negotiate, BuildRead and sqlgen.Read
-// with the options the executor derives from the request and from the
-// Caddyfile of startPgrest (neither db_max_rows nor
-// db_aggregates_enabled: their defaults). The baselines then send that
-// SQL text and those arguments, so they cannot drift from pgrest.
+// authenticator), then, with the options the executor derives from the
+// request and from the Caddyfile of startPgrest (neither db_max_rows nor
+// db_aggregates_enabled: their defaults):
+//
+//   - read: ParseQuery, Negotiate, BuildRead and sqlgen.Read;
+//   - insert: ParseQuery, BuildRead and sqlgen.Write of the
+//     sqlgen.Mutation the executor builds for a POST with return=minimal
+//     (executor/write.go, unexported, so rebuilt here: see planInsert);
+//   - call: the function resolved from the schema cache and
+//     sqlgen.CallFunction (executor/invoke.go, see planCall).
+//
+// The baselines then send that SQL text and those arguments. What is
+// rebuilt here rather than called could drift from the executor, so
+// verifyStatements checks afterwards, against the statements pgrest
+// actually prepared, that every text is pgrest's.
 func planWorkloads(ctx context.Context, authDSN string, workloads []*workload) error {
 	conn, err := pgx.Connect(ctx, authDSN)
 	if err != nil {
@@ -156,30 +240,169 @@ func planWorkloads(ctx context.Context, authDSN string, workloads []*workload) e
 		return fmt.Errorf("loading the schema cache: %w", err)
 	}
 	for _, wl := range workloads {
-		path, rawQuery, _ := strings.Cut(wl.target, "?")
-		rel, ok := cache.Relation(schemaName, strings.TrimPrefix(path, "/"))
-		if !ok {
-			return fmt.Errorf("%s: no relation %s in the schema cache", wl.name, path)
+		var st sqlgen.Statement
+		switch wl.kind {
+		case read:
+			st, err = planRead(cache, wl)
+		case insert:
+			st, err = planInsert(cache, wl)
+		case call:
+			st, err = planCall(cache, wl)
 		}
-		q, aerr := apirequest.ParseQuery(rawQuery)
-		if aerr != nil {
-			return fmt.Errorf("%s: %s", wl.name, aerr.Message)
+		if err != nil {
+			return fmt.Errorf("%s: %w", wl.name, err)
 		}
-		rep, aerr := apirequest.Negotiate(acceptHeader, readMedia)
-		if aerr != nil {
-			return fmt.Errorf("%s: %s", wl.name, aerr.Message)
-		}
-		p, aerr := plan.BuildRead(cache, rel, q, plan.ReadOptions{})
-		if aerr != nil {
-			return fmt.Errorf("%s: %s %s", wl.name, aerr.Code, aerr.Message)
-		}
-		main, explain := sqlgen.Read(p, sqlgen.ReadOptions{Representation: rep})
-		if explain != nil {
-			return fmt.Errorf("%s: the baselines send no EXPLAIN", wl.name)
-		}
-		wl.mainSQL, wl.mainArgs = main.SQL, main.Args
+		wl.mainSQL, wl.mainArgs = st.SQL, st.Args
 	}
 	return nil
+}
+
+// planRead is executor/read.go for a GET with Accept: application/json.
+func planRead(cache *schema.Cache, wl *workload) (sqlgen.Statement, error) {
+	path, rawQuery, _ := strings.Cut(wl.target, "?")
+	rel, ok := cache.Relation(schemaName, strings.TrimPrefix(path, "/"))
+	if !ok {
+		return sqlgen.Statement{}, fmt.Errorf("no relation %s in the schema cache", path)
+	}
+	q, aerr := apirequest.ParseQuery(rawQuery)
+	if aerr != nil {
+		return sqlgen.Statement{}, errors.New(aerr.Message)
+	}
+	rep, aerr := apirequest.Negotiate(acceptHeader, readMedia)
+	if aerr != nil {
+		return sqlgen.Statement{}, errors.New(aerr.Message)
+	}
+	p, aerr := plan.BuildRead(cache, rel, q, plan.ReadOptions{})
+	if aerr != nil {
+		return sqlgen.Statement{}, fmt.Errorf("%s %s", aerr.Code, aerr.Message)
+	}
+	main, explain := sqlgen.Read(p, sqlgen.ReadOptions{Representation: rep})
+	if explain != nil {
+		return sqlgen.Statement{}, errors.New("the baselines send no EXPLAIN")
+	}
+	return main, nil
+}
+
+// planInsert is what executor/write.go does for a POST of one JSON object
+// with Prefer: return=minimal and nothing else: the body becomes a
+// one-element JSON array (executor/payload.go), its keys in body order the
+// columns; the read plan's filters, order and range go to the mutation
+// (none here) and, the response being minimal, its output fields are
+// cleared; the statement counts the written rows without building a body.
+func planInsert(cache *schema.Cache, wl *workload) (sqlgen.Statement, error) {
+	path, rawQuery, _ := strings.Cut(wl.target, "?")
+	rel, ok := cache.Relation(schemaName, strings.TrimPrefix(path, "/"))
+	if !ok {
+		return sqlgen.Statement{}, fmt.Errorf("no relation %s in the schema cache", path)
+	}
+	if wl.prefer != "return=minimal" {
+		return sqlgen.Statement{}, fmt.Errorf("planInsert rebuilds a return=minimal POST, not Prefer: %s", wl.prefer)
+	}
+	q, aerr := apirequest.ParseQuery(rawQuery)
+	if aerr != nil {
+		return sqlgen.Statement{}, errors.New(aerr.Message)
+	}
+	if len(q.Columns) > 0 || q.OnConflict != nil {
+		return sqlgen.Statement{}, errors.New("planInsert rebuilds a POST without columns= or on_conflict=")
+	}
+	p, aerr := plan.BuildRead(cache, rel, q, plan.ReadOptions{})
+	if aerr != nil {
+		return sqlgen.Statement{}, fmt.Errorf("%s %s", aerr.Code, aerr.Message)
+	}
+	if len(p.Where) > 0 || len(p.Order) > 0 || !p.Range.IsAll() {
+		return sqlgen.Statement{}, errors.New("planInsert rebuilds a POST without filters, order or range")
+	}
+	body := bytes.TrimSpace(wl.reqBody)
+	keys, err := objectKeys(body)
+	if err != nil {
+		return sqlgen.Statement{}, fmt.Errorf("the request body: %w", err)
+	}
+	for _, k := range keys {
+		if _, ok := rel.Column(k); !ok {
+			return sqlgen.Statement{}, fmt.Errorf("the request body names %q, not a column of %s", k, rel.Name)
+		}
+	}
+	m := sqlgen.Mutation{
+		Kind:     sqlgen.Insert,
+		Relation: rel,
+		Columns:  keys,
+		Payload:  append(append([]byte{'['}, body...), ']'),
+	}
+	p.Where, p.Order, p.Range = nil, nil, apirequest.Range{}
+	p.Output, p.Fields, p.Embeds = nil, nil, nil
+	return sqlgen.Write(m, p, sqlgen.WriteOptions{
+		ReadOptions: sqlgen.ReadOptions{Representation: apirequest.Representation{Media: apirequest.MediaJSON}, NoBody: true},
+	}), nil
+}
+
+// planCall is what executor/invoke.go does for a JSON POST to a function
+// returning a scalar: the overload whose parameters are the body's keys,
+// those parameters given in declaration order, the body as the arguments.
+// The function must not be volatile, so that pgrest runs it read-only.
+func planCall(cache *schema.Cache, wl *workload) (sqlgen.Statement, error) {
+	name, ok := strings.CutPrefix(wl.path, "/rpc/")
+	if !ok {
+		return sqlgen.Statement{}, fmt.Errorf("%s is not a function's path", wl.path)
+	}
+	fns := cache.FunctionsNamed(schemaName, name)
+	if len(fns) != 1 {
+		return sqlgen.Statement{}, fmt.Errorf("want one function %s.%s in the schema cache, found %d", schemaName, name, len(fns))
+	}
+	fn := fns[0]
+	switch {
+	case fn.Volatility == 'v':
+		return sqlgen.Statement{}, errors.New("the function is volatile: pgrest would run it read-write")
+	case fn.Returns.Shape != schema.ReturnsScalar || fn.Returns.Set:
+		return sqlgen.Statement{}, errors.New("planCall rebuilds calls of functions returning one scalar")
+	}
+	body := bytes.TrimSpace(wl.reqBody)
+	keys, err := objectKeys(body)
+	if err != nil {
+		return sqlgen.Statement{}, fmt.Errorf("the request body: %w", err)
+	}
+	c := sqlgen.Call{Function: fn, Args: body}
+	for _, p := range fn.Params {
+		if slices.Contains(keys, p.Name) {
+			c.Given = append(c.Given, p)
+		} else if !p.HasDefault {
+			return sqlgen.Statement{}, fmt.Errorf("the request body lacks the argument %s", p.Name)
+		}
+	}
+	if len(c.Given) != len(keys) {
+		return sqlgen.Statement{}, fmt.Errorf("the request body names arguments %v, the function takes %v", keys, fn.Params)
+	}
+	return sqlgen.CallFunction(c), nil
+}
+
+// objectKeys returns the keys of a JSON object, in order.
+func objectKeys(body []byte) ([]string, error) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, errors.New("not a JSON object")
+	}
+	var keys []string
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		k := t.(string)
+		if slices.Contains(keys, k) {
+			return nil, fmt.Errorf("key %q repeated", k)
+		}
+		keys = append(keys, k)
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, errors.New("more than one JSON value")
+	}
+	return keys, nil
 }
 
 // env is everything a run sets up.
@@ -215,8 +438,9 @@ func (e *env) close() {
 }
 
 // setUp checks the baseline's copy of pgrest's SQL, starts PostgreSQL and
-// pgrest, learns what pgrest answers and sets, and checks that the
-// baselines answer the same. The env it returns must be closed even when
+// pgrest, learns what pgrest answers and sets, checks that pgrest sent the
+// statements the baselines will send, and that the baselines answer the
+// same. The env it returns must be closed even when
 // it returns an error.
 func setUp(ctx context.Context, opt options) (*env, error) {
 	if err := checkExecutorSQL(); err != nil {
@@ -269,6 +493,9 @@ func setUp(ctx context.Context, opt options) (*env, error) {
 	e.authz = "Bearer " + token
 
 	if err := e.learn(ctx); err != nil {
+		return e, err
+	}
+	if err := e.verifyStatements(ctx); err != nil {
 		return e, err
 	}
 	if e.rawPool, err = newRawPool(ctx, authDSN, opt.pool, e.workloads); err != nil {
@@ -343,22 +570,33 @@ http://127.0.0.1:%d {
 	return nil
 }
 
-// newRequest is the request every pgrest op sends: the same headers each
-// time, so request.headers is the same for pgrest and the baselines.
-func (e *env) newRequest(ctx context.Context, path string) (*http.Request, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, e.baseURL+path, nil)
+// newRequest is the request a pgrest op sends for wl, to target: the
+// same headers each time, so request.headers is the same for pgrest and
+// the baselines.
+func (e *env) newRequest(ctx context.Context, wl *workload, target string) (*http.Request, error) {
+	var body io.Reader = http.NoBody
+	if wl.reqBody != nil {
+		body = bytes.NewReader(wl.reqBody)
+	}
+	req, err := http.NewRequestWithContext(ctx, wl.method, e.baseURL+target, body)
 	if err != nil {
 		return nil, err
 	}
 	req.Header.Set("Authorization", e.authz)
 	req.Header.Set("Accept", acceptHeader)
 	req.Header.Set("User-Agent", userAgent)
+	if wl.reqBody != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if wl.prefer != "" {
+		req.Header.Set("Prefer", wl.prefer)
+	}
 	return req, nil
 }
 
-// get sends one request and returns the status and body.
-func (e *env) get(ctx context.Context, path string, buf *bytes.Buffer) (int, error) {
-	req, err := e.newRequest(ctx, path)
+// send sends wl's request to target and returns the status and body.
+func (e *env) send(ctx context.Context, wl *workload, target string, buf *bytes.Buffer) (int, error) {
+	req, err := e.newRequest(ctx, wl, target)
 	if err != nil {
 		return 0, err
 	}
@@ -372,16 +610,21 @@ func (e *env) get(ctx context.Context, path string, buf *bytes.Buffer) (int, err
 	return res.StatusCode, err
 }
 
-// httpOp is the pgrest variant: one GET over a kept-alive connection.
+// get sends a plain GET of target, as the read workloads send it.
+func (e *env) get(ctx context.Context, target string, buf *bytes.Buffer) (int, error) {
+	return e.send(ctx, &workload{method: http.MethodGet}, target, buf)
+}
+
+// httpOp is the pgrest variant: one request over a kept-alive connection.
 func (e *env) httpOp(wl *workload) op {
 	var buf bytes.Buffer
 	return func(ctx context.Context) error {
-		status, err := e.get(ctx, wl.target, &buf)
+		status, err := e.send(ctx, wl, wl.target, &buf)
 		if err != nil {
 			return err
 		}
-		if status != http.StatusOK {
-			return fmt.Errorf("status %d: %.300s", status, buf.Bytes())
+		if status != wl.status {
+			return fmt.Errorf("status %d, want %d: %.300s", status, wl.status, buf.Bytes())
 		}
 		return wl.check(buf.Bytes())
 	}
@@ -396,15 +639,48 @@ func (wl *workload) check(body []byte) error {
 	return nil
 }
 
+// requestSettings are the request settings pgrest set, as
+// api.bench_request returns them.
+type requestSettings struct {
+	Role, Claims, Method, Path, Headers, Cookies string
+	SearchPath                                   string `json:"search_path"`
+}
+
+// twinTarget is where learn sends each workload's request again to see
+// its settings: api.bench_request takes the arguments of every POST body
+// the workloads send, so the twin request has the same method, headers
+// (Content-Length included) and body, and sets the same settings but
+// request.path.
+const twinTarget = "/rpc/bench_request"
+
+// settingsOf asks pgrest which settings it sets for wl's request, by
+// sending the same request to twinTarget.
+func (e *env) settingsOf(ctx context.Context, wl *workload, buf *bytes.Buffer) (*requestSettings, error) {
+	status, err := e.send(ctx, wl, twinTarget, buf)
+	if err != nil {
+		return nil, err
+	}
+	if status != http.StatusOK {
+		return nil, fmt.Errorf("pgrest answers %s %s with %d: %.300s", wl.method, twinTarget, status, buf.Bytes())
+	}
+	var s requestSettings
+	if err := json.Unmarshal(buf.Bytes(), &s); err != nil {
+		return nil, fmt.Errorf("%s %s: want the settings object, got %.300s", wl.method, twinTarget, buf.Bytes())
+	}
+	if s.Role != requestRole || s.Method != wl.method || s.Path != twinTarget ||
+		!strings.Contains(s.Headers, `"authorization"`) {
+		return nil, fmt.Errorf("pgrest set unexpected request settings: %s", buf.Bytes())
+	}
+	return &s, nil
+}
+
 // learn asks pgrest, through HTTP, what each workload answers and which
 // request settings it sets, and fills in the workloads. pgrest loads its
 // schema cache in the background, so the first answer may be a 503.
 func (e *env) learn(ctx context.Context) error {
 	var buf bytes.Buffer
-	var status int
-	var err error
 	for try := 0; ; try++ {
-		status, err = e.get(ctx, "/bench_settings", &buf)
+		status, err := e.get(ctx, twinTarget, &buf)
 		if err == nil && status == http.StatusOK {
 			break
 		}
@@ -412,48 +688,133 @@ func (e *env) learn(ctx context.Context) error {
 			if err != nil {
 				return fmt.Errorf("pgrest does not answer: %w", err)
 			}
-			return fmt.Errorf("pgrest answers GET /bench_settings with %d: %s", status, buf.Bytes())
+			return fmt.Errorf("pgrest answers GET %s with %d: %s", twinTarget, status, buf.Bytes())
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	var set []struct {
-		Role, Claims, Method, Path, Headers, Cookies string
-		SearchPath                                   string `json:"search_path"`
-	}
-	if err := json.Unmarshal(buf.Bytes(), &set); err != nil || len(set) != 1 {
-		return fmt.Errorf("GET /bench_settings: want one row, got %s", buf.Bytes())
-	}
-	s := set[0]
-	if s.Role != requestRole || s.Method != http.MethodGet || s.Path != "/bench_settings" ||
-		!strings.Contains(s.Headers, `"authorization"`) {
-		return fmt.Errorf("pgrest set unexpected request settings: %s", buf.Bytes())
-	}
 
 	for _, wl := range e.workloads {
+		s, err := e.settingsOf(ctx, wl, &buf)
+		if err != nil {
+			return fmt.Errorf("%s: %w", wl.name, err)
+		}
 		// Arguments in the order of settingsSQL; "{}" is the JSON of no
 		// app_settings, as pgrest marshals it.
 		wl.settings = [][]byte{[]byte(s.Role), []byte(s.Claims), []byte(s.Method), []byte(wl.path),
 			[]byte(s.Headers), []byte(s.Cookies), []byte(s.SearchPath), []byte("{}")}
-		status, err := e.get(ctx, wl.target, &buf)
+		status, err := e.send(ctx, wl, wl.target, &buf)
 		if err != nil {
 			return err
 		}
-		if status != http.StatusOK {
-			return fmt.Errorf("pgrest answers GET %s with %d: %s", wl.target, status, buf.Bytes())
+		if status != wl.status {
+			return fmt.Errorf("pgrest answers %s %s with %d, want %d: %s", wl.method, wl.target, status, wl.status, buf.Bytes())
 		}
+		if err := wl.checkShape(buf.Bytes()); err != nil {
+			return fmt.Errorf("%s %s: %w", wl.method, wl.target, err)
+		}
+		wl.body = bytes.Clone(buf.Bytes())
+	}
+	return nil
+}
+
+// checkShape checks pgrest's first answer, which becomes the expected
+// body: the rows and embeds a read asks for, no body for a minimal
+// insert, a number for the call.
+func (wl *workload) checkShape(body []byte) error {
+	switch wl.kind {
+	case insert:
+		if len(body) > 0 {
+			return fmt.Errorf("want no body, got %.300s", body)
+		}
+	case call:
+		var n json.Number
+		dec := json.NewDecoder(bytes.NewReader(body))
+		dec.UseNumber()
+		if err := dec.Decode(&n); err != nil {
+			return fmt.Errorf("want a number, got %.300s", body)
+		}
+	case read:
 		var rows []map[string]json.RawMessage
-		if err := json.Unmarshal(buf.Bytes(), &rows); err != nil || len(rows) != wl.rows {
-			return fmt.Errorf("GET %s: want a JSON array of %d rows, got %.300s", wl.target, wl.rows, buf.Bytes())
+		if err := json.Unmarshal(body, &rows); err != nil || len(rows) != wl.rows {
+			return fmt.Errorf("want a JSON array of %d rows, got %.300s", wl.rows, body)
 		}
 		if wl.nested > 0 {
 			for _, row := range rows {
 				var reviews []json.RawMessage
 				if err := json.Unmarshal(row["item_reviews"], &reviews); err != nil || len(reviews) != wl.nested {
-					return fmt.Errorf("GET %s: want %d item_reviews in each row, got %.300s", wl.target, wl.nested, buf.Bytes())
+					return fmt.Errorf("want %d item_reviews in each row, got %.300s", wl.nested, body)
 				}
 			}
 		}
-		wl.body = bytes.Clone(buf.Bytes())
 	}
 	return nil
+}
+
+// verifyStatements checks that pgrest sent, for every workload, the very
+// SQL text the baselines send, and the settings statement the baselines
+// copied.
+//
+// pgrest prepares each statement on a connection the first time it runs
+// there (db_prepared_statements, on by default), and PostgreSQL keeps the
+// text of a statement prepared through the protocol exactly as sent, in
+// pg_prepared_statements, which shows the statements of the session that
+// reads it. So GET /bench_prepared, served by pgrest on one of its pool
+// connections, lists exactly what pgrest sent on that connection. learn
+// has just sent every workload once, one request at a time; the few
+// connections that served them are idle in pgrest's pool, and reading the
+// view again hands them out in turn, so a few tries see every statement
+// pgrest prepared. A text rebuilt here that differs from pgrest's is never
+// among them, and the run stops.
+//
+// The alternatives: pg_stat_statements needs shared_preload_libraries (a
+// restart of the throwaway server, and a server named by PGREST_TEST_DSN
+// may not have it); the server log (log_min_duration_statement = 0) may
+// not be readable from here and would need parsing. The prepared
+// statements are there on any server, with no settings changed, and the
+// texts compare as they are. The arguments are not visible there: the
+// settings' are read back from what pgrest set (learn); the main
+// statements' are the request's own data (the filter values, the body),
+// and every baseline's answer is checked byte for byte against pgrest's.
+func (e *env) verifyStatements(ctx context.Context) error {
+	want := map[string]string{settingsSQL: "the settings statement"}
+	for _, wl := range e.workloads {
+		want[wl.mainSQL] = wl.name
+	}
+	seen := map[string]bool{}
+	var buf bytes.Buffer
+	const tries = 200
+	for try := 0; try < tries && len(want) > 0; try++ {
+		status, err := e.get(ctx, "/bench_prepared", &buf)
+		if err != nil {
+			return err
+		}
+		if status != http.StatusOK {
+			return fmt.Errorf("pgrest answers GET /bench_prepared with %d: %.300s", status, buf.Bytes())
+		}
+		var rows []struct{ Name, Statement string }
+		if err := json.Unmarshal(buf.Bytes(), &rows); err != nil {
+			return fmt.Errorf("GET /bench_prepared: %w", err)
+		}
+		for _, r := range rows {
+			if !strings.HasPrefix(r.Name, "pgrst_") {
+				continue
+			}
+			seen[r.Statement] = true
+			delete(want, r.Statement)
+		}
+	}
+	if len(want) == 0 {
+		return nil
+	}
+	var missing, other []string
+	for sql, name := range want {
+		missing = append(missing, fmt.Sprintf("%s:\n    %s", name, sql))
+	}
+	for sql := range seen {
+		other = append(other, "    "+sql)
+	}
+	slices.Sort(missing)
+	slices.Sort(other)
+	return fmt.Errorf("pgrest did not send the SQL the baselines would send (the rebuild in tests/bench drifted from the executor):\n  %s\npgrest prepared:\n%s",
+		strings.Join(missing, "\n  "), strings.Join(other, "\n"))
 }
