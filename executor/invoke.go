@@ -87,7 +87,8 @@ func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schem
 		}
 		call.Count = prefs.Count != ""
 	}
-	out, _, err := e.transactChecked(r, req, cache, id, sqlgen.CallFunction(call), readOnly, check)
+	out, _, err := e.transactWith(r, req, cache, id, sqlgen.CallFunction(call),
+		txOptions{readOnly: readOnly, check: check, settings: fn.Settings})
 	if err != nil {
 		return nil, err
 	}
@@ -96,6 +97,9 @@ func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schem
 			return nil, err
 		}
 	}
+	// Every call result carries a Content-Range, as in PostgREST: "0-0/*"
+	// for one value, void included.
+	out.contentRange = contentRange(0, out.pageTotal, out.total)
 	switch {
 	case fn.Returns.Shape == schema.ReturnsVoid:
 		out.status, out.noBody = http.StatusNoContent, true
@@ -156,13 +160,10 @@ func (e *Executor) invokeRows(r *http.Request, req *apirequest.Request, cache *s
 		return nil, aerr
 	}
 	main, explain := sqlgen.CallRead(call, p, e.readOptions(req, rep), !fn.Returns.Set)
-	out, err := e.readTransaction(r, req, cache, id, p, rep, main, explain, readOnly, check)
+	out, err := e.readTransaction(r, req, cache, id, p, rep, main, explain,
+		txOptions{readOnly: readOnly, check: check, settings: fn.Settings})
 	if err != nil {
 		return nil, err
-	}
-	if !fn.Returns.Set {
-		out.contentRange = "" // one object: no range, as PostgREST
-		out.status = http.StatusOK
 	}
 	return out, nil
 }

@@ -43,7 +43,7 @@ func (e *Executor) read(r *http.Request, req *apirequest.Request, cache *schema.
 		return nil, aerr
 	}
 	main, explain := sqlgen.Read(p, e.readOptions(req, rep))
-	out, err := e.readTransaction(r, req, cache, id, p, rep, main, explain, true, nil)
+	out, err := e.readTransaction(r, req, cache, id, p, rep, main, explain, txOptions{readOnly: true})
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +78,8 @@ func (e *Executor) readOptions(req *apirequest.Request, rep apirequest.Represent
 // check, Content-Type, Content-Range and the status.
 func (e *Executor) readTransaction(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity,
 	p *plan.Read, rep apirequest.Representation, main sqlgen.Statement, explain *sqlgen.Statement,
-	readOnly bool, check func(*output) error) (*output, error) {
+	opts txOptions) (*output, error) {
+	readOnly, check := opts.readOnly, opts.check
 	count := req.Preferences.Count
 	var extras []sqlgen.Statement
 	if explain != nil {
@@ -93,7 +94,8 @@ func (e *Executor) readTransaction(r *http.Request, req *apirequest.Request, cac
 		}
 		return nil
 	}
-	out, extraResults, err := e.transactChecked(r, req, cache, id, main, readOnly, singular, extras...)
+	opts.check, opts.extras = singular, extras
+	out, extraResults, err := e.transactWith(r, req, cache, id, main, opts)
 	if err != nil {
 		return nil, err
 	}

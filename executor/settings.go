@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/pgrest/caddy-pgrest/executor/schema"
 	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
 	"github.com/pgrest/caddy-pgrest/jwtauth"
 )
@@ -29,24 +30,32 @@ const (
 )
 
 // settingsStatement builds the settings statement for one request.
-func (e *Executor) settingsStatement(r *http.Request, id jwtauth.Identity, schema string, legacy bool) sqlgen.Statement {
+func (e *Executor) settingsStatement(r *http.Request, id jwtauth.Identity, schemaName string, legacy bool, extra []schema.Setting) sqlgen.Statement {
 	role := []byte(id.Role)
 	method := []byte(r.Method)
 	path := []byte(r.URL.Path)
 	headers := headersJSON(r)
 	cookies := cookiesJSON(r)
-	searchPath := []byte(e.searchPath(schema))
-	if legacy {
-		extra := map[string]string{}
+	searchPath := []byte(e.searchPath(schemaName))
+	if legacy || len(extra) > 0 {
+		m := map[string]string{}
 		for _, s := range e.cfg.AppSettings {
-			extra[s.Name] = s.Value
+			m[s.Name] = s.Value
 		}
-		for k, v := range legacyClaims(id) {
-			extra["request.jwt.claim."+k] = v
+		for _, s := range extra {
+			m[s.Name] = s.Value
 		}
-		extraJSON, _ := json.Marshal(extra)
-		return sqlgen.Statement{SQL: legacySettingsSQL,
-			Args: [][]byte{role, method, path, headers, cookies, searchPath, extraJSON}}
+		if legacy {
+			for k, v := range legacyClaims(id) {
+				m["request.jwt.claim."+k] = v
+			}
+			extraJSON, _ := json.Marshal(m)
+			return sqlgen.Statement{SQL: legacySettingsSQL,
+				Args: [][]byte{role, method, path, headers, cookies, searchPath, extraJSON}}
+		}
+		extraJSON, _ := json.Marshal(m)
+		return sqlgen.Statement{SQL: settingsSQL,
+			Args: [][]byte{role, []byte(id.ClaimsJSON), method, path, headers, cookies, searchPath, extraJSON}}
 	}
 	return sqlgen.Statement{SQL: settingsSQL,
 		Args: [][]byte{role, []byte(id.ClaimsJSON), method, path, headers, cookies, searchPath, e.appSettingsJSON}}

@@ -19,30 +19,43 @@ import (
 // leaves a write behind. The extras' results are returned in order.
 func (e *Executor) transact(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity,
 	main sqlgen.Statement, readOnly bool, extras ...sqlgen.Statement) (*output, []*txResult, error) {
-	return e.transactChecked(r, req, cache, id, main, readOnly, nil, extras...)
+	return e.transactWith(r, req, cache, id, main, txOptions{readOnly: readOnly, extras: extras})
 }
 
-// transactChecked is transact with a check of the main result that runs
-// before a read-write transaction ends: an error from check rolls back.
-func (e *Executor) transactChecked(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity,
-	main sqlgen.Statement, readOnly bool, check func(*output) error, extras ...sqlgen.Statement) (*output, []*txResult, error) {
+// txOptions vary a request's transaction.
+type txOptions struct {
+	readOnly bool
+	// check runs on the main result before a read-write transaction ends;
+	// its error rolls back.
+	check func(*output) error
+	// extras run before the main statement; their results are returned.
+	extras []sqlgen.Statement
+	// settings are set for the transaction with the request's own (a
+	// function's SET clauses, which PostgreSQL would apply only inside
+	// the function, too late for statement_timeout).
+	settings []schema.Setting
+}
+
+// transactWith is transact with options.
+func (e *Executor) transactWith(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity,
+	main sqlgen.Statement, opts txOptions) (*output, []*txResult, error) {
 	commit, applied := e.txOutcome(req.Preferences)
-	statements := make([]sqlgen.Statement, 0, 3+len(extras))
-	statements = append(statements, e.settingsStatement(r, id, req.Schema, e.legacyClaims(cache)))
+	statements := make([]sqlgen.Statement, 0, 3+len(opts.extras))
+	statements = append(statements, e.settingsStatement(r, id, req.Schema, e.legacyClaims(cache), opts.settings))
 	if e.cfg.PreRequest != "" {
 		statements = append(statements, sqlgen.Statement{SQL: "select " + preRequestCall(e.cfg.PreRequest) + "()"})
 	}
 	first := len(statements)
-	statements = append(statements, extras...)
+	statements = append(statements, opts.extras...)
 	statements = append(statements, main)
-	spec := &txSpec{readOnly: readOnly, statements: statements, decided: readOnly, commit: commit}
+	spec := &txSpec{readOnly: opts.readOnly, statements: statements, decided: opts.readOnly, commit: commit}
 
 	var out *output
 	decide := func(res *txResult) (bool, error) {
 		var oerr error
 		out, oerr = resultOutput(res)
-		if oerr == nil && check != nil {
-			oerr = check(out)
+		if oerr == nil && opts.check != nil {
+			oerr = opts.check(out)
 		}
 		return commit && oerr == nil, oerr
 	}

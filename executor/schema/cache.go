@@ -97,7 +97,9 @@ type Function struct {
 	// Returns describes the result.
 	Returns Return
 	// Volatility is 'i' immutable, 's' stable or 'v' volatile.
-	Volatility  byte
+	Volatility byte
+	// Settings are the function's SET clauses (proconfig).
+	Settings    []Setting
 	Variadic    bool
 	Description string
 	// ArgRelation names the relation whose row type is the function's only
@@ -168,4 +170,9 @@ func (c *Cache) Relation(schema, name string) (*Relation, bool) {
 // FunctionsNamed returns every overload of schema.name.
 func (c *Cache) FunctionsNamed(schema, name string) []*Function {
 	return c.Functions[schema][name]
+}
+
+// Setting is a configuration parameter and its value.
+type Setting struct {
+	Name, Value string
 }

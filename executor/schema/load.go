@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -391,7 +392,8 @@ select p.oid, n.nspname, p.proname,
        p.prorettype = 'record'::regtype,
        p.provolatile::text,
        coalesce(d.description, ''),
-       coalesce(an.nspname, ''), coalesce(ac.relname, ''), p.prorows
+       coalesce(an.nspname, ''), coalesce(ac.relname, ''), p.prorows,
+       coalesce(p.proconfig, '{}'::text[])
 from pg_proc p
 join pg_namespace n on n.oid = p.pronamespace
 join pg_type rt on rt.oid = p.prorettype
@@ -418,11 +420,17 @@ func (l *loader) loadFunctions(ctx context.Context) error {
 		var nargs, ndefaults int
 		var typtype, vol string
 		var returnsRecord bool
+		var config []string
 		if err := rows.Scan(&f.OID, &f.Schema, &f.Name, &names, &modes, &types, &nargs, &ndefaults,
 			&f.Returns.Set, &f.Variadic, &f.Returns.Type, &typtype,
 			&f.Returns.RelationSchema, &f.Returns.RelationName, &returnsRecord, &vol, &f.Description,
-			&f.ArgRelation.Schema, &f.ArgRelation.Name, &f.Rows); err != nil {
+			&f.ArgRelation.Schema, &f.ArgRelation.Name, &f.Rows, &config); err != nil {
 			return err
+		}
+		for _, c := range config {
+			if name, value, ok := strings.Cut(c, "="); ok {
+				f.Settings = append(f.Settings, Setting{Name: name, Value: value})
+			}
 		}
 		f.Volatility = vol[0]
 		f.Params = inputParams(names, modes, types, ndefaults)
