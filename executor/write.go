@@ -59,13 +59,14 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 			return nil, aerr
 		}
 	}
-	var applied []string
+	// Preference-Applied, in PostgREST's order.
+	var resolution, missing string
 	switch req.Action {
 	case apirequest.ActionCreate:
 		m.Kind, m.Payload = sqlgen.Insert, body.rows
 		m.MissingDefault = prefs.Missing == "default"
 		if m.MissingDefault {
-			applied = append(applied, "missing=default")
+			missing = "missing=default"
 		}
 		if prefs.Resolution != "" {
 			m.OnConflict = q.OnConflict
@@ -74,7 +75,7 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 			}
 			if len(m.OnConflict) > 0 {
 				m.IgnoreDuplicates = prefs.Resolution == "ignore-duplicates"
-				applied = append(applied, "resolution="+prefs.Resolution)
+				resolution = "resolution=" + prefs.Resolution
 			}
 		}
 	case apirequest.ActionUpdate:
@@ -95,12 +96,6 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 		}
 		m.Kind, m.Payload, m.KeyMatch, m.OnConflict = sqlgen.Insert, body.rows, keyMatch, keyColumns(rel)
 	}
-	if prefs.Return != "" {
-		applied = append(applied, "return="+prefs.Return)
-	}
-	if prefs.Count != "" {
-		applied = append(applied, "count="+prefs.Count)
-	}
 
 	headersOnly := prefs.Return == "headers-only" && req.Action == apirequest.ActionCreate
 	if prefs.Return != "representation" {
@@ -115,9 +110,11 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 		}
 	}
 	upsertCount := req.Action == apirequest.ActionUpsert || (req.Action == apirequest.ActionCreate && len(m.OnConflict) > 0)
+	minimal := prefs.Return != "representation" && !headersOnly
 	st := sqlgen.Write(m, p, sqlgen.WriteOptions{
-		ReadOptions:   sqlgen.ReadOptions{Representation: rep, NoBody: prefs.Return != "representation" && !headersOnly},
+		ReadOptions:   sqlgen.ReadOptions{Representation: rep, NoBody: minimal},
 		CountInserted: upsertCount,
+		Minimal:       minimal,
 	})
 	strict := prefs.Handling == "strict"
 	check := func(out *output) error {
@@ -132,19 +129,36 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 		}
 		return nil
 	}
-	if strict && prefs.MaxAffected != nil {
-		applied = append(applied, "max-affected="+strconv.FormatInt(*prefs.MaxAffected, 10))
-	}
-	if strict {
-		applied = append(applied, "handling=strict")
-	}
-	out, _, err := e.transactChecked(r, req, cache, id, st, false, check)
+	out, _, err := e.transactWith(r, req, cache, id, st, txOptions{check: check})
 	if err != nil {
 		return nil, err
 	}
-	out.preferenceApplied = append(applied, out.preferenceApplied...)
+	tx := out.preferenceApplied // what the transaction honoured: tx=
+	out.preferenceApplied = nil
+	for _, a := range []string{resolution, prefix("return=", prefs.Return), prefix("count=", prefs.Count)} {
+		if a != "" {
+			out.preferenceApplied = append(out.preferenceApplied, a)
+		}
+	}
+	out.preferenceApplied = append(out.preferenceApplied, tx...)
+	for _, a := range []string{missing, prefix("handling=", prefs.Handling)} {
+		if a != "" {
+			out.preferenceApplied = append(out.preferenceApplied, a)
+		}
+	}
+	if strict && prefs.MaxAffected != nil {
+		out.preferenceApplied = append(out.preferenceApplied, "max-affected="+strconv.FormatInt(*prefs.MaxAffected, 10))
+	}
 	e.shapeWrite(out, req, rel, rep, headersOnly, prefs, m)
 	return out, nil
+}
+
+// prefix renders a preference as name=value, or "" when not given.
+func prefix(name, value string) string {
+	if value == "" {
+		return ""
+	}
+	return name + value
 }
 
 // shapeWrite sets the status, headers and body PostgREST gives a write.

@@ -52,6 +52,9 @@ type WriteOptions struct {
 	// CountInserted adds a sixth result column counting inserted (not
 	// updated) rows, to tell 201 from 200 after an upsert.
 	CountInserted bool
+	// Minimal returns no columns of the written rows (return=minimal):
+	// the statement then needs no SELECT privilege, as in PostgREST.
+	Minimal bool
 }
 
 // Write renders a mutation whose written rows the read plan p shapes
@@ -74,11 +77,16 @@ func Write(m Mutation, p *plan.Read, opts WriteOptions) Statement {
 		cols[i] = QuoteIdent(c.Name)
 	}
 	returning := " returning " + alias + ".*"
+	rows := "select " + strings.Join(cols, ", ") + " from pgrst_mutation"
+	if opts.Minimal {
+		// Counting needs a row each, not its columns; RETURNING 1 reads no
+		// column, so the role needs no SELECT privilege to write.
+		returning, rows = " returning 1", "select from pgrst_mutation"
+	}
 	if m.Kind == Update && len(m.Columns) == 0 {
 		returning = "" // the no-op select already yields the (no) rows
 	}
-	with := "pgrst_mutation as (" + mut + returning + "), pgrst_rows as (select " + strings.Join(cols, ", ") +
-		" from pgrst_mutation), "
+	with := "pgrst_mutation as (" + mut + returning + "), pgrst_rows as (" + rows + "), "
 	g.rootFrom, g.rootAlias, g.rootRowType = "pgrst_rows", p.Alias, table
 	if opts.CountInserted {
 		// Read once the mutation has run: the final select aggregates
