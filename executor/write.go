@@ -65,8 +65,10 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 	case apirequest.ActionCreate:
 		m.Kind, m.Payload = sqlgen.Insert, body.rows
 		m.MissingDefault = prefs.Missing == "default"
-		if m.MissingDefault {
-			missing = "missing=default"
+		if prefs.Missing != "" {
+			// missing=null is what an insert does anyway; PostgREST still
+			// reports it applied.
+			missing = "missing=" + prefs.Missing
 		}
 		if prefs.Resolution != "" {
 			m.OnConflict = q.OnConflict
