@@ -118,9 +118,12 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 		CountInserted: upsertCount,
 		Minimal:       minimal,
 	})
-	strict := prefs.Handling == "strict"
+	// max-affected bounds PATCH and DELETE, and only with handling=strict;
+	// PostgREST neither checks nor reports it on POST and PUT.
+	maxAffected := prefs.Handling == "strict" && prefs.MaxAffected != nil &&
+		(req.Action == apirequest.ActionUpdate || req.Action == apirequest.ActionDelete)
 	check := func(out *output) error {
-		if strict && prefs.MaxAffected != nil && out.pageTotal > *prefs.MaxAffected {
+		if maxAffected && out.pageTotal > *prefs.MaxAffected {
 			return apierr.MaxAffectedViolation(out.pageTotal)
 		}
 		if req.Action == apirequest.ActionUpsert && out.pageTotal == 0 {
@@ -148,7 +151,7 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 			out.preferenceApplied = append(out.preferenceApplied, a)
 		}
 	}
-	if strict && prefs.MaxAffected != nil {
+	if maxAffected {
 		out.preferenceApplied = append(out.preferenceApplied, "max-affected="+strconv.FormatInt(*prefs.MaxAffected, 10))
 	}
 	e.shapeWrite(out, req, rel, rep, headersOnly, prefs, m)
