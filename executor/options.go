@@ -11,7 +11,8 @@ import (
 
 // options answers OPTIONS with the methods the target takes in Allow,
 // as PostgREST computes them: PUT needs an insertable and updatable
-// relation with a primary key; a volatile function is POST only.
+// relation with a primary key (a view's inferred one counts); a volatile
+// function is POST only.
 func (e *Executor) options(req *apirequest.Request, cache *schema.Cache) (*output, error) {
 	var methods []string
 	switch req.Target {
@@ -33,7 +34,7 @@ func (e *Executor) options(req *apirequest.Request, cache *schema.Cache) (*outpu
 		if rel.Insertable {
 			methods = append(methods, "POST")
 		}
-		if rel.Insertable && rel.Updatable && len(rel.PrimaryKey) > 0 {
+		if rel.Insertable && rel.Updatable && len(keyColumns(rel)) > 0 {
 			methods = append(methods, "PUT")
 		}
 		if rel.Updatable {
