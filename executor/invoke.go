@@ -74,11 +74,7 @@ func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schem
 		return out, nil
 	}
 	if fn.Returns.Set {
-		rangeHeader := ""
-		if req.Method == http.MethodGet {
-			rangeHeader = r.Header.Get("Range")
-		}
-		if call.Range, aerr = apirequest.RootRange(rangeHeader, q.Ranges); aerr != nil {
+		if call.Range, aerr = apirequest.RootRange(rangeHeader(r, req), q.Ranges); aerr != nil {
 			return nil, aerr
 		}
 		if e.cfg.MaxRows > 0 && (call.Range.Limit == nil || *call.Range.Limit > e.cfg.MaxRows) {
@@ -146,16 +142,7 @@ func (e *Executor) invokeRows(r *http.Request, req *apirequest.Request, cache *s
 	if !ok {
 		rel = &schema.Relation{Schema: fn.Schema, Name: fn.Name}
 	}
-	rep, aerr := apirequest.Negotiate(r.Header.Get("Accept"), readMedia)
-	if aerr != nil {
-		return nil, aerr
-	}
-	rangeHeader := ""
-	if req.Method == http.MethodGet {
-		rangeHeader = r.Header.Get("Range")
-	}
-	p, aerr := plan.BuildRead(cache, rel, q, plan.ReadOptions{
-		MaxRows: e.cfg.MaxRows, AggregatesEnabled: e.cfg.AggregatesEnabled, RangeHeader: rangeHeader})
+	p, rep, aerr := e.planRead(r, req, cache, rel, q)
 	if aerr != nil {
 		return nil, aerr
 	}

@@ -28,17 +28,7 @@ func (e *Executor) read(r *http.Request, req *apirequest.Request, cache *schema.
 	if aerr != nil {
 		return nil, aerr
 	}
-	rep, aerr := apirequest.Negotiate(r.Header.Get("Accept"), readMedia)
-	if aerr != nil {
-		return nil, aerr
-	}
-	rangeHeader := ""
-	if req.Method == http.MethodGet {
-		// PostgREST reads the Range header on GET only.
-		rangeHeader = r.Header.Get("Range")
-	}
-	p, aerr := plan.BuildRead(cache, rel, q, plan.ReadOptions{
-		MaxRows: e.cfg.MaxRows, AggregatesEnabled: e.cfg.AggregatesEnabled, RangeHeader: rangeHeader})
+	p, rep, aerr := e.planRead(r, req, cache, rel, q)
 	if aerr != nil {
 		return nil, aerr
 	}
@@ -65,6 +55,27 @@ func contentLocation(req *apirequest.Request) string {
 		return ki < kj
 	})
 	return loc + "?" + strings.Join(params, "&")
+}
+
+// planRead negotiates the representation and plans a read of rel's rows
+// (a table's, or a function's result).
+func (e *Executor) planRead(r *http.Request, req *apirequest.Request, cache *schema.Cache, rel *schema.Relation,
+	q *apirequest.Query) (*plan.Read, apirequest.Representation, *apierr.Error) {
+	rep, aerr := apirequest.Negotiate(r.Header.Get("Accept"), readMedia)
+	if aerr != nil {
+		return nil, rep, aerr
+	}
+	p, aerr := plan.BuildRead(cache, rel, q, plan.ReadOptions{
+		MaxRows: e.cfg.MaxRows, AggregatesEnabled: e.cfg.AggregatesEnabled, RangeHeader: rangeHeader(r, req)})
+	return p, rep, aerr
+}
+
+// rangeHeader is the Range header, which PostgREST reads on GET only.
+func rangeHeader(r *http.Request, req *apirequest.Request) string {
+	if req.Method != http.MethodGet {
+		return ""
+	}
+	return r.Header.Get("Range")
 }
 
 // readOptions are the statement options of a read or a call's result.
