@@ -137,6 +137,13 @@ func (g *gen) query(r *plan.Read, join string) string {
 	from, joinWhere := g.from(r, join)
 	b.WriteString(from)
 	b.WriteString(g.where(r, joinWhere))
+	g.tail(&b, r)
+	return b.String()
+}
+
+// tail renders what follows WHERE in a level: grouping, order, limit and
+// offset.
+func (g *gen) tail(b *strings.Builder, r *plan.Read) {
 	if r.GroupBy {
 		if keys := g.groupKeys(r); len(keys) > 0 {
 			b.WriteString(" group by " + strings.Join(keys, ", "))
@@ -155,7 +162,6 @@ func (g *gen) query(r *plan.Read, join string) string {
 	if r.Range.Offset != 0 {
 		b.WriteString(" offset " + g.param(strconv.FormatInt(r.Range.Offset, 10)))
 	}
-	return b.String()
 }
 
 // countQuery is the root without order, limit, output or the embeds that
@@ -258,24 +264,7 @@ func (g *gen) embeddedQuery(c *plan.Read, from string, cond []string) string {
 		b.WriteString(g.lateral(c, e))
 	}
 	b.WriteString(g.where(c, cond))
-	if c.GroupBy {
-		if keys := g.groupKeys(c); len(keys) > 0 {
-			b.WriteString(" group by " + strings.Join(keys, ", "))
-		}
-	}
-	if len(c.Order) > 0 {
-		terms := make([]string, len(c.Order))
-		for i, t := range c.Order {
-			terms[i] = g.orderTerm(c, t)
-		}
-		b.WriteString(" order by " + strings.Join(terms, ", "))
-	}
-	if c.Range.Limit != nil {
-		b.WriteString(" limit " + g.param(strconv.FormatInt(*c.Range.Limit, 10)))
-	}
-	if c.Range.Offset != 0 {
-		b.WriteString(" offset " + g.param(strconv.FormatInt(c.Range.Offset, 10)))
-	}
+	g.tail(&b, c)
 	return b.String()
 }
 
