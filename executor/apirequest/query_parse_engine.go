@@ -400,22 +400,6 @@ func chars(min int, accept func(rune) bool, p parser[rune]) parser[string] {
 	}
 }
 
-func many1[T any](p parser[T]) parser[[]T] {
-	rest := many(p)
-	return func(s pstate) reply[[]T] {
-		c := begin(s)
-		x, ok := step(&c, p)
-		if !ok {
-			return failed[[]T](&c)
-		}
-		xs, ok := step(&c, rest)
-		if !ok {
-			return failed[[]T](&c)
-		}
-		return done(&c, append([]T{x}, xs...))
-	}
-}
-
 func sepBy1[T, S any](p parser[T], sep parser[S]) parser[[]T] {
 	rest := many(func(s pstate) reply[T] {
 		c := begin(s)
