@@ -288,7 +288,8 @@ func planRead(cache *schema.Cache, wl *workload) (sqlgen.Statement, error) {
 // one-element JSON array (executor/payload.go), its keys in body order the
 // columns; the read plan's filters, order and range go to the mutation
 // (none here) and, the response being minimal, its output fields are
-// cleared; the statement counts the written rows without building a body.
+// cleared; the statement counts the written rows (RETURNING 1, reading no
+// column) without building a body.
 func planInsert(cache *schema.Cache, wl *workload) (sqlgen.Statement, error) {
 	path, rawQuery, _ := strings.Cut(wl.target, "?")
 	rel, ok := cache.Relation(schemaName, strings.TrimPrefix(path, "/"))
@@ -332,6 +333,7 @@ func planInsert(cache *schema.Cache, wl *workload) (sqlgen.Statement, error) {
 	p.Output, p.Fields, p.Embeds = nil, nil, nil
 	return sqlgen.Write(m, p, sqlgen.WriteOptions{
 		ReadOptions: sqlgen.ReadOptions{Representation: apirequest.Representation{Media: apirequest.MediaJSON}, NoBody: true},
+		Minimal:     true,
 	}), nil
 }
 
