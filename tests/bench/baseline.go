@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -17,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
+	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
 
 // The baselines send the statements pgrest sends. pgrest exports neither
@@ -45,7 +45,7 @@ const (
 // checkExecutorSQL compares the copies above with the constants in the
 // executor's source, found from the working folder up to go.mod.
 func checkExecutorSQL() error {
-	root, err := moduleRoot()
+	root, err := pgtest.ModuleRoot()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "bench: cannot check the SQL copied from the executor (%v); run from the repository\n", err)
 		return nil
@@ -65,23 +65,6 @@ func checkExecutorSQL() error {
 		}
 	}
 	return nil
-}
-
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod above the working folder")
-		}
-		dir = parent
-	}
 }
 
 // stringConst evaluates the string constant name declared in file, a

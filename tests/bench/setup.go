@@ -7,24 +7,21 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
-	"github.com/caddyserver/caddy/v2"
-	"github.com/caddyserver/caddy/v2/caddyconfig"
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	_ "github.com/caddyserver/caddy/v2/modules/standard"
-	_ "github.com/pgrest/caddy-pgrest/caddymodule"
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
 	"github.com/pgrest/caddy-pgrest/executor/plan"
 	"github.com/pgrest/caddy-pgrest/executor/schema"
 	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
+	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
 	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
 
@@ -432,7 +429,7 @@ func (e *env) close() {
 		e.client.CloseIdleConnections()
 	}
 	if e.caddyUp {
-		_ = caddy.Stop()
+		_ = pgresttest.Stop()
 	}
 	if e.cluster != nil {
 		e.cluster.Stop()
@@ -452,21 +449,15 @@ func setUp(ctx context.Context, opt options) (*env, error) {
 
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
 	defer cancel()
-	var err error
-	if e.cluster, err = pgtest.Start(); err != nil {
-		return e, err
-	}
-	superDSN, err := e.cluster.NewDatabase(ctx, "pgrest_bench")
+	db, err := pgresttest.SetUp(ctx, "pgrest_bench", pgresttest.SQL("the fixture", fmt.Sprintf(fixtureSQL, opt.rows, opt.rows)))
 	if err != nil {
 		return e, err
 	}
-	if err := pgtest.ExecSQL(ctx, superDSN, fmt.Sprintf(fixtureSQL, opt.rows, opt.rows)); err != nil {
-		return e, fmt.Errorf("loading the fixture: %w", err)
-	}
-	if e.pgVersion, err = serverVersion(ctx, superDSN); err != nil {
+	e.cluster = db.Cluster
+	if e.pgVersion, err = serverVersion(ctx, db.SuperDSN); err != nil {
 		return e, err
 	}
-	authDSN := pgtest.DSNFor(superDSN, "authenticator", authenticatorPassword)
+	authDSN := db.DSNFor("authenticator", authenticatorPassword)
 	if err := planWorkloads(ctx, authDSN, e.workloads); err != nil {
 		return e, err
 	}
@@ -485,10 +476,10 @@ func setUp(ctx context.Context, opt options) (*env, error) {
 		IdleConnTimeout:     5 * time.Minute,
 		DisableCompression:  true, // no Accept-Encoding: the body is read as sent
 	}}
-	token, err := jwt.NewWithClaims(jwt.SigningMethodHS256, jwt.MapClaims{
+	token, err := pgresttest.SignHS256(jwtSecret, jwt.MapClaims{
 		"role": requestRole,
 		"exp":  time.Now().Add(24 * time.Hour).Unix(),
-	}).SignedString([]byte(jwtSecret))
+	})
 	if err != nil {
 		return e, err
 	}
@@ -533,42 +524,21 @@ func serverVersion(ctx context.Context, dsn string) (string, error) {
 // startPgrest loads a Caddy config adapted from a Caddyfile, as a user
 // would write it, serving pgrest on a free loopback port.
 func (e *env) startPgrest(authDSN string, pool int) error {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	s, warnings, err := pgresttest.Serve(map[string]string{
+		"db_uri":       pgresttest.Quote(authDSN),
+		"db_schemas":   schemaName,
+		"db_anon_role": "web_anon",
+		"jwt_secret":   jwtSecret,
+		"db_pool":      strconv.Itoa(pool),
+	}, pgresttest.Options{LogLevel: "ERROR"})
 	if err != nil {
 		return err
 	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	caddyfile := fmt.Sprintf(`{
-	admin off
-	auto_https off
-	persist_config off
-	log {
-		level ERROR
-	}
-}
-http://127.0.0.1:%d {
-	pgrest {
-		db_uri %s
-		db_schemas %s
-		db_anon_role web_anon
-		jwt_secret %s
-		db_pool %d
-	}
-}
-`, port, authDSN, schemaName, jwtSecret, pool)
-	cfg, warnings, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(caddyfile), nil)
-	if err != nil {
-		return fmt.Errorf("adapting the Caddyfile: %w", err)
-	}
-	if len(warnings) > 0 {
-		return fmt.Errorf("adapting the Caddyfile: warning: %s", warnings[0].Message)
-	}
-	if err := caddy.Load(cfg, true); err != nil {
-		return fmt.Errorf("loading the Caddy config: %w", err)
-	}
 	e.caddyUp = true
-	e.baseURL = fmt.Sprintf("http://127.0.0.1:%d", port)
+	if len(warnings) > 0 {
+		return fmt.Errorf("adapting the Caddyfile: warning: %s", warnings[0])
+	}
+	e.baseURL = s.URL
 	return nil
 }
 

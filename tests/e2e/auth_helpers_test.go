@@ -22,11 +22,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/caddyserver/caddy/v2"
-	"github.com/caddyserver/caddy/v2/caddyconfig"
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
 )
 
 // Helpers of the authentication tests. Names start with auth so they stay
@@ -272,35 +272,12 @@ func authClosedPortURI(t testing.TB) string {
 // why Caddy refused it. A config that loads fails the test.
 func authLoadError(t testing.TB, lines ...string) error {
 	t.Helper()
-	dirs := defaultDirectives()
-	for _, l := range lines {
-		if name, ok := strings.CutPrefix(l, "-"); ok {
-			delete(dirs, name)
-			continue
-		}
-		name, value, _ := strings.Cut(l, " ")
-		dirs[name] = value
-	}
-	names := make([]string, 0, len(dirs))
-	for n := range dirs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	var b strings.Builder
-	for _, n := range names {
-		fmt.Fprintf(&b, "\t\t%s %s\n", n, dirs[n])
-	}
-	caddyfile := fmt.Sprintf("{\n\tadmin off\n\tauto_https off\n\tpersist_config off\n}\nhttp://127.0.0.1:%d {\n\tpgrest {\n%s\t}\n}\n",
-		freePort(t), b.String())
-	cfg, _, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(caddyfile), nil)
+	s, _, err := pgresttest.Serve(pgresttest.Directives(defaultDirectives(), lines...), pgresttest.Options{})
 	if err != nil {
 		return err
 	}
-	if err := caddy.Load(cfg, true); err != nil {
-		return err
-	}
-	_ = caddy.Stop()
-	t.Fatalf("Caddy loaded a config it should refuse:\n%s", caddyfile)
+	_ = pgresttest.Stop()
+	t.Fatalf("Caddy loaded a config it should refuse:\n%s", s.Caddyfile)
 	return nil
 }
 

@@ -1,17 +1,15 @@
 package e2e
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
-	"github.com/jackc/pgx/v5"
+
+	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
 )
 
 // errClient bounds every request of the error tests, so a hang fails the
@@ -21,30 +19,11 @@ var errClient = &http.Client{Timeout: 15 * time.Second}
 // errTry sends a request like do, returning failures instead of failing a
 // test, so it can run in a goroutine.
 func (s *server) errTry(method, path, body string, headers ...string) (*response, error) {
-	var rd io.Reader
-	if body != "" {
-		rd = strings.NewReader(body)
-	}
-	req, err := http.NewRequest(method, s.URL+path, rd)
+	res, err := s.Try(errClient, method, path, body, headers...)
 	if err != nil {
 		return nil, err
 	}
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
-	}
-	res, err := errClient.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		return nil, err
-	}
-	return &response{Status: res.StatusCode, Header: res.Header, Body: b}, nil
+	return &response{res}, nil
 }
 
 // errDo is errTry failing t on a transport error or timeout.
@@ -96,18 +75,7 @@ func errUserToken(t testing.TB) []string {
 // errCount runs a counting query as the superuser.
 func errCount(t testing.TB, query string, args ...any) int {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, superDSN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(context.Background())
-	var n int
-	if err := conn.QueryRow(ctx, query, args...).Scan(&n); err != nil {
-		t.Fatalf("%s: %v", query, err)
-	}
-	return n
+	return int(pgresttest.SQLInt(t, superDSN, query, args...))
 }
 
 // errLogged counts the api.err_log rows holding note.

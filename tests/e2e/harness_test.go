@@ -1,36 +1,17 @@
 package e2e
 
 import (
-	"context"
-	"encoding/json"
-	"fmt"
-	"io"
-	"net"
-	"net/http"
-	"os"
-	"path/filepath"
-	"sort"
-	"strings"
 	"testing"
-	"time"
 
-	"github.com/caddyserver/caddy/v2"
-	"github.com/caddyserver/caddy/v2/caddyconfig"
 	"github.com/golang-jwt/jwt/v5"
 
-	_ "github.com/caddyserver/caddy/v2/modules/standard"
-	_ "github.com/pgrest/caddy-pgrest/caddymodule"
+	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
 	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
 
-// Shared by every test of this package.
-var (
-	cluster *pgtest.Cluster
-	// superDSN connects as a superuser to the test database.
-	superDSN string
-	// authDSN connects as the authenticator.
-	authDSN string
-)
+// The test database, shared by every test of this package: superDSN
+// connects as a superuser, authDSN as the authenticator.
+var superDSN, authDSN string
 
 const (
 	authenticatorPassword = "authenticator-password"
@@ -38,217 +19,72 @@ const (
 	jwtSecret = "pgrest-e2e-secret-that-is-long-enough-0123456789"
 )
 
-// TestMain starts one throwaway cluster, makes the database and loads
-// testdata/*.sql in name order.
+// TestMain loads testdata/*.sql, in name order, into a fresh database of a
+// throwaway cluster and runs the tests.
 func TestMain(m *testing.M) {
-	cluster = pgtest.MustStart()
-	code := func() int {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		defer cancel()
-		dsn, err := cluster.NewDatabase(ctx, "pgrest_e2e")
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-		superDSN = dsn
-		authDSN = pgtest.DSNFor(dsn, "authenticator", authenticatorPassword)
-		files, _ := filepath.Glob("testdata/*.sql")
-		sort.Strings(files)
-		for _, f := range files {
-			sql, err := os.ReadFile(f)
-			if err != nil {
-				fmt.Fprintln(os.Stderr, err)
-				return 1
-			}
-			if err := pgtest.ExecSQL(ctx, superDSN, string(sql)); err != nil {
-				fmt.Fprintf(os.Stderr, "loading %s: %v\n", f, err)
-				return 1
-			}
-		}
-		return m.Run()
-	}()
-	cluster.Stop()
-	os.Exit(code)
-}
-
-// server is a running Caddy with one pgrest handler.
-type server struct {
-	URL string
+	db := pgresttest.MustSetUp("pgrest_e2e", pgresttest.Files("testdata/*.sql"))
+	superDSN, authDSN = db.SuperDSN, db.DSNFor("authenticator", authenticatorPassword)
+	db.Run(m)
 }
 
 // defaultDirectives is the handler configuration startServer starts from.
 func defaultDirectives() map[string]string {
-	return map[string]string{
-		"db_uri":       authDSN,
-		"db_schemas":   "api",
-		"db_anon_role": "web_anon",
-		"jwt_secret":   jwtSecret,
-	}
+	return map[string]string{"db_uri": authDSN, "db_schemas": "api", "db_anon_role": "web_anon", "jwt_secret": jwtSecret}
 }
 
-// startServer loads a real Caddy config (adapted from a Caddyfile) serving
-// pgrest on a free loopback port. Each argument is a subdirective line
-// ("db_tx_end rollback") replacing the default of the same name; "-name"
-// removes a default. Only one config runs at a time, so these tests do
-// not run in parallel. The server stops when the test ends.
+// startServer serves pgrest from a real Caddy config on a free loopback
+// port, with defaultDirectives changed by lines: "db_tx_end rollback"
+// replaces the default of the same name, "-name" removes it (see
+// pgresttest.Start). Only one config runs at a time, so these tests do not
+// run in parallel. The server stops when the test ends.
 func startServer(t testing.TB, lines ...string) *server {
 	t.Helper()
-	dirs := defaultDirectives()
-	for _, l := range lines {
-		if strings.HasPrefix(l, "-") {
-			delete(dirs, l[1:])
-			continue
-		}
-		name, value, _ := strings.Cut(l, " ")
-		dirs[name] = value
-	}
-	names := make([]string, 0, len(dirs))
-	for n := range dirs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	var b strings.Builder
-	for _, n := range names {
-		fmt.Fprintf(&b, "\t\t%s %s\n", n, dirs[n])
-	}
-	port := freePort(t)
-	caddyfile := fmt.Sprintf("{\n\tadmin off\n\tauto_https off\n\tpersist_config off\n}\nhttp://127.0.0.1:%d {\n\tpgrest {\n%s\t}\n}\n", port, b.String())
-	cfg, warnings, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(caddyfile), nil)
-	if err != nil {
-		t.Fatalf("adapting Caddyfile: %v\n%s", err, caddyfile)
-	}
-	for _, w := range warnings {
-		t.Logf("caddyfile warning: %s", w.Message)
-	}
-	if err := caddy.Load(cfg, true); err != nil {
-		t.Fatalf("loading Caddy config: %v\n%s", err, caddyfile)
-	}
-	t.Cleanup(func() {
-		if err := caddy.Stop(); err != nil {
-			t.Errorf("stopping Caddy: %v", err)
-		}
-	})
-	return &server{URL: fmt.Sprintf("http://127.0.0.1:%d", port)}
+	return &server{pgresttest.Start(t, defaultDirectives(), lines...)}
 }
 
-func freePort(t testing.TB) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
+// server and response are pgresttest's, with the names the tests use:
+// do, get and expectError.
+type (
+	server   struct{ *pgresttest.Server }
+	response struct{ *pgresttest.Response }
+)
 
-// response is what a request got back.
-type response struct {
-	Status int
-	Header http.Header
-	Body   []byte
-}
-
-// JSON decodes the body, failing t when it is not JSON.
-func (r *response) JSON(t testing.TB) any {
-	t.Helper()
-	var v any
-	if err := json.Unmarshal(r.Body, &v); err != nil {
-		t.Fatalf("body is not JSON: %v\n%s", err, r.Body)
-	}
-	return v
-}
-
-// Error decodes an error body and checks it has exactly the contract's
-// four fields.
-func (r *response) Error(t testing.TB) map[string]any {
-	t.Helper()
-	m, ok := r.JSON(t).(map[string]any)
-	if !ok {
-		t.Fatalf("error body is not an object: %s", r.Body)
-	}
-	for _, k := range []string{"code", "message", "details", "hint"} {
-		if _, ok := m[k]; !ok {
-			t.Fatalf("error body lacks %q: %s", k, r.Body)
-		}
-	}
-	if len(m) != 4 {
-		t.Fatalf("error body has fields beyond the contract's four: %s", r.Body)
-	}
-	return m
-}
-
-// expectError checks status, code and the error headers of the contract.
-func (r *response) expectError(t testing.TB, status int, code string) map[string]any {
-	t.Helper()
-	if r.Status != status {
-		t.Fatalf("status %d, want %d; body %s", r.Status, status, r.Body)
-	}
-	if ps := r.Header.Get("Proxy-Status"); ps != "pgrest; error="+code {
-		t.Errorf("Proxy-Status %q, want %q", ps, "pgrest; error="+code)
-	}
-	if ct := r.Header.Get("Content-Type"); ct != "application/json; charset=utf-8" {
-		t.Errorf("Content-Type %q", ct)
-	}
-	if len(r.Body) == 0 { // HEAD
-		return nil
-	}
-	e := r.Error(t)
-	if e["code"] != code {
-		t.Fatalf("code %v, want %s; body %s", e["code"], code, r.Body)
-	}
-	return e
-}
-
-// do sends a request. headers alternate name, value.
 func (s *server) do(t testing.TB, method, path, body string, headers ...string) *response {
 	t.Helper()
-	var rd io.Reader
-	if body != "" {
-		rd = strings.NewReader(body)
-	}
-	req, err := http.NewRequest(method, s.URL+path, rd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &response{Status: res.StatusCode, Header: res.Header, Body: b}
+	return &response{s.Do(t, method, path, body, headers...)}
 }
 
-// get is do for GET without a body.
 func (s *server) get(t testing.TB, path string, headers ...string) *response {
 	t.Helper()
-	return s.do(t, http.MethodGet, path, "", headers...)
+	return &response{s.Get(t, path, headers...)}
+}
+
+func (r *response) expectError(t testing.TB, status int, code string) map[string]any {
+	t.Helper()
+	return r.ExpectError(t, status, code)
 }
 
 // bearer is the Authorization header pair for a token.
-func bearer(token string) []string { return []string{"Authorization", "Bearer " + token} }
+func bearer(token string) []string { return pgresttest.Bearer(token) }
 
 // token signs claims with HS256 and jwtSecret.
 func token(t testing.TB, claims jwt.MapClaims) string {
 	t.Helper()
-	s, err := jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString([]byte(jwtSecret))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return pgresttest.Token(t, jwtSecret, claims)
 }
 
 // sql runs statements as the superuser, for setting up and checking state.
 func sql(t testing.TB, statements string) {
 	t.Helper()
 	pgtest.Exec(t, superDSN, statements)
+}
+
+// freePort is a loopback port where nothing listens.
+func freePort(t testing.TB) int {
+	t.Helper()
+	port, err := pgresttest.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return port
 }

@@ -291,21 +291,30 @@ func runScript(script string, args ...string) (string, error) {
 // findScript finds scripts/pg.sh in the module root above the working
 // folder (go test runs in the package's folder).
 func findScript() (string, error) {
+	dir, err := ModuleRoot()
+	if err != nil {
+		return "", fmt.Errorf("%w; run the tests with go test", err)
+	}
+	script := filepath.Join(dir, "scripts", "pg.sh")
+	if _, err := os.Stat(script); err != nil {
+		return "", fmt.Errorf("module root %s has no scripts/pg.sh", dir)
+	}
+	return script, nil
+}
+
+// ModuleRoot is the folder holding go.mod, at or above the working folder.
+func ModuleRoot() (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
 		return "", err
 	}
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			script := filepath.Join(dir, "scripts", "pg.sh")
-			if _, err := os.Stat(script); err != nil {
-				return "", fmt.Errorf("module root %s has no scripts/pg.sh", dir)
-			}
-			return script, nil
+			return dir, nil
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return "", errors.New("no go.mod above the working folder; run the tests with go test")
+			return "", errors.New("no go.mod at or above the working folder")
 		}
 		dir = parent
 	}

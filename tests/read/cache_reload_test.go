@@ -29,7 +29,7 @@ insert into api.seed values (1);
 // returns its superuser URL. It is dropped when t ends.
 func cacheDatabase(t *testing.T, name string) string {
 	t.Helper()
-	dsn := cluster.CreateDatabase(t, name)
+	dsn := db.Cluster.CreateDatabase(t, name)
 	pgtest.Exec(t, dsn, cacheSchema)
 	return dsn
 }
@@ -66,7 +66,7 @@ func eventuallyBody(t *testing.T, s *server, path, want string, poke func()) {
 		if poke != nil {
 			poke()
 		}
-		res := s.get(t, path)
+		res := s.Get(t, path)
 		if res.Status != http.StatusOK {
 			return false, res.Header.Get("Proxy-Status") + " " + string(res.Body)
 		}
@@ -78,7 +78,7 @@ func eventuallyBody(t *testing.T, s *server, path, want string, poke func()) {
 // expectTableNotFound checks that the cache does not know api.table.
 func expectTableNotFound(t *testing.T, s *server, table string) {
 	t.Helper()
-	e := s.get(t, "/"+table).expectError(t, http.StatusNotFound, "PGRST205")
+	e := s.Get(t, "/"+table).ExpectError(t, http.StatusNotFound, "PGRST205")
 	if want := "Could not find the table 'api." + table + "' in the schema cache"; e["message"] != want {
 		t.Errorf("message %q, want %q", e["message"], want)
 	}
@@ -88,8 +88,8 @@ func expectTableNotFound(t *testing.T, s *server, table string) {
 func TestCacheReloadOnNotify(t *testing.T) {
 	dsn := cacheDatabase(t, "pgrest_read_notify")
 	s := startCacheServer(t, dsn)
-	res := s.get(t, "/seed")
-	res.expectStatus(t, http.StatusOK)
+	res := s.Get(t, "/seed")
+	res.ExpectStatus(t, http.StatusOK)
 	expectJSON(t, res.Body, `[{"id":1}]`)
 
 	t.Run("a table created after the cache loaded is not found until a reload", func(t *testing.T) {
@@ -115,7 +115,7 @@ func TestCacheReloadOnNotify(t *testing.T) {
 	t.Run("a foreign key added later becomes embeddable after a reload", func(t *testing.T) {
 		pgtest.Exec(t, dsn, `alter table api.notified add column seed_id int references api.seed (id);
 			update api.notified set seed_id = 1;`)
-		e := s.get(t, "/notified?select=id,seed(id)").expectError(t, http.StatusBadRequest, "PGRST200")
+		e := s.Get(t, "/notified?select=id,seed(id)").ExpectError(t, http.StatusBadRequest, "PGRST200")
 		if want := "Could not find a relationship between 'notified' and 'seed' in the schema cache"; e["message"] != want {
 			t.Errorf("message %q, want %q", e["message"], want)
 		}
@@ -129,7 +129,7 @@ func TestCacheReloadOnNotify(t *testing.T) {
 func TestCacheReloadOnCustomChannel(t *testing.T) {
 	dsn := cacheDatabase(t, "pgrest_read_channel")
 	s := startCacheServer(t, dsn, "db_channel pgrest_custom")
-	s.get(t, "/seed").expectStatus(t, http.StatusOK)
+	s.Get(t, "/seed").ExpectStatus(t, http.StatusOK)
 	t.Run("NOTIFY on the configured channel reloads the cache", func(t *testing.T) {
 		pgtest.Exec(t, dsn, `create table api.on_custom (id int primary key); insert into api.on_custom values (3);`)
 		expectTableNotFound(t, s, "on_custom")
@@ -144,7 +144,7 @@ func TestCacheReloadOnCustomChannel(t *testing.T) {
 func TestCacheReloadOnSignal(t *testing.T) {
 	dsn := cacheDatabase(t, "pgrest_read_signal")
 	s := startCacheServer(t, dsn, "db_channel_enabled false")
-	s.get(t, "/seed").expectStatus(t, http.StatusOK)
+	s.Get(t, "/seed").ExpectStatus(t, http.StatusOK)
 	pgtest.Exec(t, dsn, `create table api.signalled (id int primary key); insert into api.signalled values (4);`)
 	t.Run("a table created after the cache loaded is not found before the signal", func(t *testing.T) {
 		expectTableNotFound(t, s, "signalled")
@@ -169,7 +169,7 @@ func TestCacheUnavailable(t *testing.T) {
 	s := startCacheServer(t, dsn)
 	for _, path := range []string{"/seed", "/anything?select=id"} {
 		t.Run("while the cache cannot load, GET "+path+" is 503 PGRST002", func(t *testing.T) {
-			res := s.get(t, path)
+			res := s.Get(t, path)
 			expectErrorBody(t, res, http.StatusServiceUnavailable, `{"code":"PGRST002",
 				"message":"Could not query the database for the schema cache. Retrying.","details":null,"hint":null}`)
 		})
@@ -177,7 +177,7 @@ func TestCacheUnavailable(t *testing.T) {
 	t.Run("once the catalog is readable again, a retry loads the cache and requests succeed", func(t *testing.T) {
 		pgtest.Exec(t, dsn, `grant usage on schema information_schema to public`)
 		eventually(t, 20*time.Second, func() (bool, string) {
-			res := s.get(t, "/seed")
+			res := s.Get(t, "/seed")
 			if res.Status != http.StatusOK {
 				return false, res.Header.Get("Proxy-Status") + " " + string(res.Body)
 			}

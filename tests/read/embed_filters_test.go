@@ -273,8 +273,8 @@ func TestEmbedCounts(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			res := s.get(t, c.path, "Prefer", "count=exact")
-			res.expectStatus(t, c.status)
+			res := s.Get(t, c.path, "Prefer", "count=exact")
+			res.ExpectStatus(t, c.status)
 			if got := res.Header.Get("Content-Range"); got != c.contentRange {
 				t.Errorf("Content-Range %q, want %q", got, c.contentRange)
 			}

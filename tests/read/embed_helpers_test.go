@@ -31,8 +31,8 @@ func runBodyCases(t *testing.T, s *server, cases []bodyCase) {
 	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			res := s.get(t, c.path, c.header...)
-			res.expectStatus(t, http.StatusOK)
+			res := s.Get(t, c.path, c.header...)
+			res.ExpectStatus(t, http.StatusOK)
 			expectJSON(t, res.Body, c.want)
 		})
 	}
@@ -43,7 +43,7 @@ func runErrorCases(t *testing.T, s *server, cases []errorCase) {
 	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			res := s.get(t, c.path, c.header...)
+			res := s.Get(t, c.path, c.header...)
 			expectErrorBody(t, res, c.status, c.want)
 		})
 	}
@@ -58,7 +58,7 @@ func expectErrorBody(t testing.TB, res *response, status int, want string) {
 		t.Fatalf("bad expected error %s: %v", want, err)
 	}
 	code, _ := w["code"].(string)
-	res.expectError(t, status, code)
+	res.ExpectError(t, status, code)
 	expectJSON(t, res.Body, want)
 }
 

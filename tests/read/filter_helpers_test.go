@@ -19,7 +19,7 @@ func runIDsCases(t *testing.T, s *server, cases []idsCase) {
 	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := ids(t, s.get(t, c.path))
+			got := ids(t, s.Get(t, c.path))
 			slices.Sort(got)
 			if !slices.Equal(got, c.want) {
 				t.Errorf("GET %s\n got ids %v\nwant ids %v", c.path, got, c.want)
@@ -33,7 +33,7 @@ func runOrderedIDsCases(t *testing.T, s *server, cases []idsCase) {
 	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if got := ids(t, s.get(t, c.path)); !slices.Equal(got, c.want) {
+			if got := ids(t, s.Get(t, c.path)); !slices.Equal(got, c.want) {
 				t.Errorf("GET %s\n got ids %v\nwant ids %v", c.path, got, c.want)
 			}
 		})
@@ -56,14 +56,14 @@ func runFailures(t *testing.T, s *server, cases []failure) {
 	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			checkFailure(t, s.get(t, c.path), c)
+			checkFailure(t, s.Get(t, c.path), c)
 		})
 	}
 }
 
 func checkFailure(t *testing.T, res *response, c failure) {
 	t.Helper()
-	e := res.expectError(t, c.status, c.code)
+	e := res.ExpectError(t, c.status, c.code)
 	if e["message"] != c.message {
 		t.Errorf("message\n got %v\nwant %v", e["message"], c.message)
 	}

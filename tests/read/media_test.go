@@ -47,8 +47,8 @@ func TestMediaTypes(t *testing.T) {
 			{"wins by quality over CSV", []string{"Accept", "text/csv;q=0.5, application/json"}},
 		} {
 			t.Run(c.name, func(t *testing.T) {
-				res := s.get(t, "/clients?select=id,country&id=in.(1,9)&order=id", c.accept...)
-				res.expectStatus(t, http.StatusOK)
+				res := s.Get(t, "/clients?select=id,country&id=in.(1,9)&order=id", c.accept...)
+				res.ExpectStatus(t, http.StatusOK)
 				expectHeader(t, res, "Content-Type", jsonType)
 				expectCompactBody(t, res.Body, `[{"id":1,"country":"US"},{"id":9,"country":null}]`)
 			})
@@ -57,20 +57,20 @@ func TestMediaTypes(t *testing.T) {
 
 	t.Run("the singular object", func(t *testing.T) {
 		t.Run("is the one row as an object", func(t *testing.T) {
-			res := s.get(t, "/clients?select=id,name,country&id=eq.9", "Accept", object)
-			res.expectStatus(t, http.StatusOK)
+			res := s.Get(t, "/clients?select=id,name,country&id=eq.9", "Accept", object)
+			res.ExpectStatus(t, http.StatusOK)
 			expectHeader(t, res, "Content-Type", "application/vnd.pgrst.object+json; charset=utf-8")
 			expectHeader(t, res, "Content-Range", "0-0/*")
 			expectCompactBody(t, res.Body, `{"id":9,"name":"The \"Best\" Co","country":null}`)
 		})
 		t.Run("is also asked for without +json", func(t *testing.T) {
-			res := s.get(t, "/tasks?select=id,title&id=eq.58", "Accept", "application/vnd.pgrst.object")
-			res.expectStatus(t, http.StatusOK)
+			res := s.Get(t, "/tasks?select=id,title&id=eq.58", "Accept", "application/vnd.pgrst.object")
+			res.ExpectStatus(t, http.StatusOK)
 			expectCompactBody(t, res.Body, `{"id":58,"title":"O'Brien's request: export (CSV)"}`)
 		})
 		t.Run("takes the one row that limit leaves", func(t *testing.T) {
-			res := s.get(t, "/tasks?select=id&order=id.desc&limit=1", "Accept", object)
-			res.expectStatus(t, http.StatusOK)
+			res := s.Get(t, "/tasks?select=id&order=id.desc&limit=1", "Accept", object)
+			res.ExpectStatus(t, http.StatusOK)
 			expectCompactBody(t, res.Body, `{"id":60}`)
 		})
 		runFailuresWith(t, s, []string{"Accept", object}, []failure{
@@ -85,24 +85,24 @@ func TestMediaTypes(t *testing.T) {
 
 	t.Run("stripped nulls", func(t *testing.T) {
 		t.Run("drop the null keys of every array element", func(t *testing.T) {
-			res := s.get(t, "/clients?select=id,name,country,email&id=in.(3,9)&order=id", "Accept", arrayStripped)
-			res.expectStatus(t, http.StatusOK)
+			res := s.Get(t, "/clients?select=id,name,country,email&id=in.(3,9)&order=id", "Accept", arrayStripped)
+			res.ExpectStatus(t, http.StatusOK)
 			expectMediaType(t, res, arrayStripped+"; charset=utf-8")
 			expectCompactBody(t, res.Body, `[{"id":3,"name":"Initech","country":"US"},{"id":9,"name":"The \"Best\" Co"}]`)
 		})
 		t.Run("drop the null keys of the singular object", func(t *testing.T) {
-			res := s.get(t, "/clients?select=id,name,country,email&id=eq.9", "Accept", objectStripped)
-			res.expectStatus(t, http.StatusOK)
+			res := s.Get(t, "/clients?select=id,name,country,email&id=eq.9", "Accept", objectStripped)
+			res.ExpectStatus(t, http.StatusOK)
 			expectMediaType(t, res, objectStripped+"; charset=utf-8")
 			expectCompactBody(t, res.Body, `{"id":9,"name":"The \"Best\" Co"}`)
 		})
 		t.Run("drop null keys inside JSON values too, as json_strip_nulls does", func(t *testing.T) {
-			res := s.get(t, "/projects?select=id,budget,settings->limits&id=eq.7", "Accept", arrayStripped)
-			res.expectStatus(t, http.StatusOK)
+			res := s.Get(t, "/projects?select=id,budget,settings->limits&id=eq.7", "Accept", arrayStripped)
+			res.ExpectStatus(t, http.StatusOK)
 			expectCompactBody(t, res.Body, `[{"id":7,"budget":45000.50,"limits":{"tasks":100}}]`)
 		})
 		t.Run("still refuse several rows for the object", func(t *testing.T) {
-			checkFailure(t, s.get(t, "/clients?select=id&id=in.(4,9)", "Accept", objectStripped), failure{status: http.StatusNotAcceptable,
+			checkFailure(t, s.Get(t, "/clients?select=id&id=in.(4,9)", "Accept", objectStripped), failure{status: http.StatusNotAcceptable,
 				code: "PGRST116", message: "Cannot coerce the result to a single JSON object", details: "The result contains 2 rows"})
 		})
 	})
@@ -136,8 +136,8 @@ func TestMediaTypes(t *testing.T) {
 			{"is a lone newline for no rows", "/clients?select=id&id=eq.99", "\n"},
 		} {
 			t.Run(c.name, func(t *testing.T) {
-				res := s.get(t, c.path, "Accept", "text/csv")
-				res.expectStatus(t, http.StatusOK)
+				res := s.Get(t, c.path, "Accept", "text/csv")
+				res.ExpectStatus(t, http.StatusOK)
 				expectHeader(t, res, "Content-Type", "text/csv; charset=utf-8")
 				if string(res.Body) != c.want {
 					t.Errorf("body\n got %q\nwant %q", res.Body, c.want)
@@ -145,8 +145,8 @@ func TestMediaTypes(t *testing.T) {
 			})
 		}
 		t.Run("wins by quality over JSON", func(t *testing.T) {
-			res := s.get(t, "/tasks?select=id&id=eq.1", "Accept", "application/json;q=0.5, text/csv")
-			res.expectStatus(t, http.StatusOK)
+			res := s.Get(t, "/tasks?select=id&id=eq.1", "Accept", "application/json;q=0.5, text/csv")
+			res.ExpectStatus(t, http.StatusOK)
 			expectHeader(t, res, "Content-Type", "text/csv; charset=utf-8")
 			if string(res.Body) != "id\n1" {
 				t.Errorf("body %q", res.Body)
@@ -157,7 +157,7 @@ func TestMediaTypes(t *testing.T) {
 	t.Run("an Accept nothing satisfies is 406 PGRST107", func(t *testing.T) {
 		for _, accept := range []string{"image/png", "text/html, image/png"} {
 			t.Run(accept, func(t *testing.T) {
-				checkFailure(t, s.get(t, "/clients?select=id", "Accept", accept), failure{status: http.StatusNotAcceptable,
+				checkFailure(t, s.Get(t, "/clients?select=id", "Accept", accept), failure{status: http.StatusNotAcceptable,
 					code: "PGRST107", message: "None of these media types are available: " + accept})
 			})
 		}
@@ -173,9 +173,9 @@ func TestMediaTypes(t *testing.T) {
 			{"for stripped nulls", "/clients?select=id,email&id=eq.9", arrayStripped},
 		} {
 			t.Run(c.name, func(t *testing.T) {
-				get := s.get(t, c.path, "Accept", c.accept, "Prefer", exact)
-				head := s.head(t, c.path, "Accept", c.accept, "Prefer", exact)
-				head.expectStatus(t, get.Status)
+				get := s.Get(t, c.path, "Accept", c.accept, "Prefer", exact)
+				head := s.Head(t, c.path, "Accept", c.accept, "Prefer", exact)
+				head.ExpectStatus(t, get.Status)
 				if len(head.Body) != 0 {
 					t.Errorf("HEAD has a body: %q", head.Body)
 				}
@@ -187,12 +187,12 @@ func TestMediaTypes(t *testing.T) {
 			})
 		}
 		t.Run("and refuses several rows for the singular object", func(t *testing.T) {
-			head := s.head(t, "/clients?select=id", "Accept", object)
-			head.expectError(t, http.StatusNotAcceptable, "PGRST116")
+			head := s.Head(t, "/clients?select=id", "Accept", object)
+			head.ExpectError(t, http.StatusNotAcceptable, "PGRST116")
 		})
 		t.Run("and refuses an Accept nothing satisfies", func(t *testing.T) {
-			head := s.head(t, "/clients?select=id", "Accept", "image/png")
-			head.expectError(t, http.StatusNotAcceptable, "PGRST107")
+			head := s.Head(t, "/clients?select=id", "Accept", "image/png")
+			head.ExpectError(t, http.StatusNotAcceptable, "PGRST107")
 		})
 	})
 }
@@ -203,7 +203,7 @@ func runFailuresWith(t *testing.T, s *server, headers []string, cases []failure)
 	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			checkFailure(t, s.get(t, c.path, headers...), c)
+			checkFailure(t, s.Get(t, c.path, headers...), c)
 		})
 	}
 }

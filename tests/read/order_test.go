@@ -39,8 +39,8 @@ func TestOrder(t *testing.T) {
 	})
 
 	t.Run("an embedded order sorts the embedded rows", func(t *testing.T) {
-		res := s.get(t, "/projects?select=id,tasks(id)&id=eq.1&tasks.order=priority.desc,id")
-		res.expectStatus(t, http.StatusOK)
+		res := s.Get(t, "/projects?select=id,tasks(id)&id=eq.1&tasks.order=priority.desc,id")
+		res.ExpectStatus(t, http.StatusOK)
 		expectCompactBody(t, res.Body, `[{"id":1,"tasks":[{"id":3},{"id":2},{"id":6},{"id":1},{"id":5},{"id":4}]}]`)
 	})
 

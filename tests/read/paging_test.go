@@ -23,8 +23,8 @@ func runPages(t *testing.T, s *server, cases []page) {
 	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			res := s.get(t, c.path, c.headers...)
-			res.expectStatus(t, c.status)
+			res := s.Get(t, c.path, c.headers...)
+			res.ExpectStatus(t, c.status)
 			if got := ids(t, res); !slices.Equal(got, c.ids) {
 				t.Errorf("ids %v, want %v", got, c.ids)
 			}
@@ -112,16 +112,16 @@ func TestPaging(t *testing.T) {
 
 	t.Run("an exact count is the database's count of the filtered rows", func(t *testing.T) {
 		want := sqlRows(t, "select count(*) as n from api.tasks where tags && '{ops,ux}'")[0]["n"].(float64)
-		res := s.get(t, tasks+"&tags=ov.%7Bops,ux%7D&limit=1", "Prefer", exact)
-		res.expectStatus(t, http.StatusPartialContent)
+		res := s.Get(t, tasks+"&tags=ov.%7Bops,ux%7D&limit=1", "Prefer", exact)
+		res.ExpectStatus(t, http.StatusPartialContent)
 		if got := rangeTotal(t, res); got != int(want) {
 			t.Errorf("total %d, want %v", got, want)
 		}
 	})
 
 	t.Run("a planned count is the planner's positive estimate", func(t *testing.T) {
-		res := s.get(t, tasks+"&limit=5", "Prefer", planned)
-		res.expectStatus(t, http.StatusPartialContent)
+		res := s.Get(t, tasks+"&limit=5", "Prefer", planned)
+		res.ExpectStatus(t, http.StatusPartialContent)
 		if got := ids(t, res); !slices.Equal(got, seq(1, 5)) {
 			t.Errorf("ids %v", got)
 		}
@@ -153,7 +153,7 @@ func TestPaging(t *testing.T) {
 				"An offset of 100 was requested, but there are only 60 rows."},
 		} {
 			t.Run(c.name, func(t *testing.T) {
-				checkFailure(t, s.get(t, c.path, c.headers...), failure{status: http.StatusRequestedRangeNotSatisfiable,
+				checkFailure(t, s.Get(t, c.path, c.headers...), failure{status: http.StatusRequestedRangeNotSatisfiable,
 					code: "PGRST103", message: "Requested range not satisfiable", details: c.details})
 			})
 		}
@@ -174,8 +174,8 @@ func TestPaging(t *testing.T) {
 			{"is */0 for a counted empty result", tasks + "&id=gt.100", []string{"Prefer", exact}, 200, "*/0"},
 		} {
 			t.Run(c.name, func(t *testing.T) {
-				res := s.head(t, c.path, c.headers...)
-				res.expectStatus(t, c.status)
+				res := s.Head(t, c.path, c.headers...)
+				res.ExpectStatus(t, c.status)
 				if len(res.Body) != 0 {
 					t.Errorf("HEAD has a body: %q", res.Body)
 				}
@@ -184,8 +184,8 @@ func TestPaging(t *testing.T) {
 			})
 		}
 		t.Run("past the counted rows is 416 with Proxy-Status", func(t *testing.T) {
-			res := s.head(t, tasks+"&offset=100", "Prefer", exact)
-			res.expectError(t, http.StatusRequestedRangeNotSatisfiable, "PGRST103")
+			res := s.Head(t, tasks+"&offset=100", "Prefer", exact)
+			res.ExpectError(t, http.StatusRequestedRangeNotSatisfiable, "PGRST103")
 		})
 	})
 }
@@ -212,8 +212,8 @@ func TestPagingWithMaxRows(t *testing.T) {
 
 	for _, pref := range []string{estimated, planned} {
 		t.Run("a "+pref[len("count="):]+" count above the cap is the planner's estimate", func(t *testing.T) {
-			res := s.get(t, tasks, "Prefer", pref)
-			res.expectStatus(t, http.StatusPartialContent)
+			res := s.Get(t, tasks, "Prefer", pref)
+			res.ExpectStatus(t, http.StatusPartialContent)
 			if got := ids(t, res); !slices.Equal(got, seq(1, 10)) {
 				t.Errorf("ids %v", got)
 			}
@@ -224,8 +224,8 @@ func TestPagingWithMaxRows(t *testing.T) {
 	}
 
 	t.Run("HEAD with an exact count", func(t *testing.T) {
-		res := s.head(t, tasks, "Prefer", exact)
-		res.expectStatus(t, http.StatusPartialContent)
+		res := s.Head(t, tasks, "Prefer", exact)
+		res.ExpectStatus(t, http.StatusPartialContent)
 		if len(res.Body) != 0 {
 			t.Errorf("HEAD has a body: %q", res.Body)
 		}

@@ -60,8 +60,8 @@ func TestSchemaProfiles(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			res := s.get(t, c.path, c.header...)
-			res.expectStatus(t, http.StatusOK)
+			res := s.Get(t, c.path, c.header...)
+			res.ExpectStatus(t, http.StatusOK)
 			if got := res.Header.Get("Content-Profile"); got != c.profile {
 				t.Errorf("Content-Profile %q, want %q", got, c.profile)
 			}
@@ -69,8 +69,8 @@ func TestSchemaProfiles(t *testing.T) {
 		})
 	}
 	t.Run("HEAD names the profile too", func(t *testing.T) {
-		res := s.head(t, "/releases", "Accept-Profile", "v2")
-		res.expectStatus(t, http.StatusOK)
+		res := s.Head(t, "/releases", "Accept-Profile", "v2")
+		res.ExpectStatus(t, http.StatusOK)
 		if got := res.Header.Get("Content-Profile"); got != "v2" {
 			t.Errorf("Content-Profile %q, want v2", got)
 		}
@@ -130,7 +130,7 @@ func TestSchemaProfiles(t *testing.T) {
 	t.Run("a table of the unexposed schema is not found in the default schema", func(t *testing.T) {
 		// Only the code and message are pinned: which table a hint would
 		// suggest for this name depends on the similarity measure.
-		e := s.get(t, "/user_credentials").expectError(t, http.StatusNotFound, "PGRST205")
+		e := s.Get(t, "/user_credentials").ExpectError(t, http.StatusNotFound, "PGRST205")
 		if want := "Could not find the table 'api.user_credentials' in the schema cache"; e["message"] != want {
 			t.Errorf("message %q, want %q", e["message"], want)
 		}
@@ -142,8 +142,8 @@ func TestSchemaProfiles(t *testing.T) {
 func TestSchemaSingleProfile(t *testing.T) {
 	s := startServer(t, "db_schemas api")
 	t.Run("one exposed schema sends no Content-Profile", func(t *testing.T) {
-		res := s.get(t, "/clients?select=id&id=eq.1")
-		res.expectStatus(t, http.StatusOK)
+		res := s.Get(t, "/clients?select=id&id=eq.1")
+		res.ExpectStatus(t, http.StatusOK)
 		if got, ok := res.Header["Content-Profile"]; ok {
 			t.Errorf("Content-Profile %q, want none", got)
 		}

@@ -19,8 +19,8 @@ func runBodyWants(t *testing.T, s *server, cases []bodyWant) {
 	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			res := s.get(t, c.path)
-			res.expectStatus(t, http.StatusOK)
+			res := s.Get(t, c.path)
+			res.ExpectStatus(t, http.StatusOK)
 			expectCompactBody(t, res.Body, c.want)
 		})
 	}

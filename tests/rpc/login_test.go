@@ -22,7 +22,7 @@ import (
 func login(t testing.TB, s *server, email, pass string) *response {
 	t.Helper()
 	body, _ := json.Marshal(map[string]string{"email": email, "pass": pass})
-	return s.do(t, "POST", "/rpc/login", string(body))
+	return s.Do(t, "POST", "/rpc/login", string(body))
 }
 
 // loginToken logs in and returns the token of the {"token": ...} answer.
@@ -106,14 +106,14 @@ func TestLoginWithTokensSignedInTheDatabase(t *testing.T) {
 	} {
 		t.Run("the token of "+tc.email+" reads that user's to-dos only", func(t *testing.T) {
 			tok := loginToken(t, s, tc.email, tc.pass)
-			s.get(t, "/todos?select=task&order=id", bearer(tok)...).expect(t, 200, tc.want, nil)
+			s.Get(t, "/todos?select=task&order=id", bearer(tok)...).Expect(t, 200, tc.want, nil)
 		})
 	}
 
 	t.Run("the login function is for the anonymous role only: a user's token gets 403 42501", func(t *testing.T) {
 		tok := loginToken(t, s, "alice@example.com", "alice-password")
-		s.do(t, "POST", "/rpc/login", `{"email": "alice@example.com", "pass": "alice-password"}`, bearer(tok)...).
-			expect(t, 403, errorJSON("42501", "permission denied for function login", nil, nil), nil)
+		s.Do(t, "POST", "/rpc/login", `{"email": "alice@example.com", "pass": "alice-password"}`, bearer(tok)...).
+			Expect(t, 403, errorJSON("42501", "permission denied for function login", nil, nil), nil)
 	})
 
 	t.Run("a user whose role does not exist is refused with a foreign-key violation (23503)", func(t *testing.T) {
@@ -132,6 +132,6 @@ func TestLoginWithTokensSignedInTheDatabase(t *testing.T) {
 			t.Errorf("carol's password is not stored as a bcrypt hash")
 		}
 		tok := loginToken(t, s, "carol@example.com", "carol-password")
-		s.get(t, "/todos", bearer(tok)...).expect(t, 200, `[]`, nil)
+		s.Get(t, "/todos", bearer(tok)...).Expect(t, 200, `[]`, nil)
 	})
 }

@@ -43,43 +43,43 @@ func TestWritesByFunctions(t *testing.T) {
 	forgetWrites(t)
 
 	t.Run("a volatile function's write by POST is kept", func(t *testing.T) {
-		s.do(t, "POST", "/rpc/add_book?select=title,shelf_id,genre,pages", `{"title": "Neuromancer", "shelf": 1}`).
-			expect(t, 200, `{"title": "Neuromancer", "shelf_id": 1, "genre": "fiction", "pages": 100}`, nil)
+		s.Do(t, "POST", "/rpc/add_book?select=title,shelf_id,genre,pages", `{"title": "Neuromancer", "shelf": 1}`).
+			Expect(t, 200, `{"title": "Neuromancer", "shelf_id": 1, "genre": "fiction", "pages": 100}`, nil)
 		if n := books(t, "Neuromancer"); n != 1 {
 			t.Errorf("%d rows titled Neuromancer, want 1", n)
 		}
 	})
 
 	t.Run("the row a function wrote embeds its relationships", func(t *testing.T) {
-		s.do(t, "POST", "/rpc/add_book?select=title,shelves(name)", `{"title": "Solaris", "shelf": 3}`).
-			expect(t, 200, `{"title": "Solaris", "shelves": {"name": "attic"}}`, nil)
+		s.Do(t, "POST", "/rpc/add_book?select=title,shelves(name)", `{"title": "Solaris", "shelf": 3}`).
+			Expect(t, 200, `{"title": "Solaris", "shelves": {"name": "attic"}}`, nil)
 	})
 
 	t.Run("Prefer count=exact calls a writing function once", func(t *testing.T) {
-		s.do(t, "POST", "/rpc/add_books?select=title", `{"titles": ["Counted"]}`, "Prefer", "count=exact").
-			expect(t, 200, `[{"title": "Counted"}]`, map[string]string{"Content-Range": "0-0/1", "Preference-Applied": "count=exact"})
+		s.Do(t, "POST", "/rpc/add_books?select=title", `{"titles": ["Counted"]}`, "Prefer", "count=exact").
+			Expect(t, 200, `[{"title": "Counted"}]`, map[string]string{"Content-Range": "0-0/1", "Preference-Applied": "count=exact"})
 		if n := books(t, "Counted"); n != 1 {
 			t.Errorf("%d rows titled Counted, want 1", n)
 		}
 	})
 
 	t.Run("a function that writes a row and then raises is 400 P0001 and the row is gone", func(t *testing.T) {
-		s.do(t, "POST", "/rpc/add_book_then_fail", `{"title": "Refused"}`).
-			expect(t, 400, errorJSON("P0001", "refused Refused", nil, "the insert is undone"), nil)
+		s.Do(t, "POST", "/rpc/add_book_then_fail", `{"title": "Refused"}`).
+			Expect(t, 400, errorJSON("P0001", "refused Refused", nil, "the insert is undone"), nil)
 		if n := books(t, "Refused"); n != 0 {
 			t.Errorf("%d rows titled Refused, want 0", n)
 		}
 	})
 
 	t.Run("a constraint the write breaks is forwarded: 409 23505 for a duplicate", func(t *testing.T) {
-		s.do(t, "POST", "/rpc/add_book", `{"title": "Dune"}`).
-			expect(t, 409, errorJSON("23505", `duplicate key value violates unique constraint "books_title_key"`,
+		s.Do(t, "POST", "/rpc/add_book", `{"title": "Dune"}`).
+			Expect(t, 409, errorJSON("23505", `duplicate key value violates unique constraint "books_title_key"`,
 				"Key (title)=(Dune) already exists.", nil), nil)
 	})
 
 	t.Run("a constraint the write breaks is forwarded: 409 23503 for a missing shelf", func(t *testing.T) {
-		s.do(t, "POST", "/rpc/add_book", `{"title": "Nowhere", "shelf": 99}`).
-			expect(t, 409, errorJSON("23503", `insert or update on table "books" violates foreign key constraint "books_shelf_id_fkey"`,
+		s.Do(t, "POST", "/rpc/add_book", `{"title": "Nowhere", "shelf": 99}`).
+			Expect(t, 409, errorJSON("23503", `insert or update on table "books" violates foreign key constraint "books_shelf_id_fkey"`,
 				`Key (shelf_id)=(99) is not present in table "shelves".`, nil), nil)
 	})
 }
@@ -89,8 +89,8 @@ func TestTransactionEndPreference(t *testing.T) {
 
 	t.Run("with commit-allow-override, Prefer tx=rollback undoes the write and says so", func(t *testing.T) {
 		s := startServer(t, "db_tx_end commit-allow-override")
-		s.do(t, "POST", "/rpc/add_book?select=title", `{"title": "Ephemeral"}`, "Prefer", "tx=rollback").
-			expect(t, 200, `{"title": "Ephemeral"}`, map[string]string{"Preference-Applied": "tx=rollback"})
+		s.Do(t, "POST", "/rpc/add_book?select=title", `{"title": "Ephemeral"}`, "Prefer", "tx=rollback").
+			Expect(t, 200, `{"title": "Ephemeral"}`, map[string]string{"Preference-Applied": "tx=rollback"})
 		if n := books(t, "Ephemeral"); n != 0 {
 			t.Errorf("%d rows titled Ephemeral, want 0", n)
 		}
@@ -98,8 +98,8 @@ func TestTransactionEndPreference(t *testing.T) {
 
 	t.Run("with commit-allow-override, a write without the preference is kept", func(t *testing.T) {
 		s := startServer(t, "db_tx_end commit-allow-override")
-		s.do(t, "POST", "/rpc/add_book?select=title", `{"title": "Lasting"}`).
-			expect(t, 200, `{"title": "Lasting"}`, map[string]string{"Preference-Applied": ""})
+		s.Do(t, "POST", "/rpc/add_book?select=title", `{"title": "Lasting"}`).
+			Expect(t, 200, `{"title": "Lasting"}`, map[string]string{"Preference-Applied": ""})
 		if n := books(t, "Lasting"); n != 1 {
 			t.Errorf("%d rows titled Lasting, want 1", n)
 		}
@@ -107,9 +107,9 @@ func TestTransactionEndPreference(t *testing.T) {
 
 	t.Run("with commit-allow-override, every applied preference is echoed in PostgREST's order", func(t *testing.T) {
 		s := startServer(t, "db_tx_end commit-allow-override")
-		s.do(t, "POST", "/rpc/add_books?select=title", `{"titles": ["Echoed"]}`,
+		s.Do(t, "POST", "/rpc/add_books?select=title", `{"titles": ["Echoed"]}`,
 			"Prefer", "max-affected=5, handling=strict, tx=rollback, count=exact").
-			expect(t, 200, `[{"title": "Echoed"}]`, map[string]string{
+			Expect(t, 200, `[{"title": "Echoed"}]`, map[string]string{
 				"Preference-Applied": "count=exact, tx=rollback, handling=strict, max-affected=5", "Content-Range": "0-0/1"})
 		if n := books(t, "Echoed"); n != 0 {
 			t.Errorf("%d rows titled Echoed, want 0", n)
@@ -118,8 +118,8 @@ func TestTransactionEndPreference(t *testing.T) {
 
 	t.Run("with the default commit, Prefer tx=rollback is ignored and the write is kept", func(t *testing.T) {
 		s := startServer(t)
-		s.do(t, "POST", "/rpc/add_book?select=title", `{"title": "Stubborn"}`, "Prefer", "tx=rollback").
-			expect(t, 200, `{"title": "Stubborn"}`, map[string]string{"Preference-Applied": ""})
+		s.Do(t, "POST", "/rpc/add_book?select=title", `{"title": "Stubborn"}`, "Prefer", "tx=rollback").
+			Expect(t, 200, `{"title": "Stubborn"}`, map[string]string{"Preference-Applied": ""})
 		if n := books(t, "Stubborn"); n != 1 {
 			t.Errorf("%d rows titled Stubborn, want 1", n)
 		}
@@ -132,37 +132,37 @@ func TestMaxAffectedOnCalls(t *testing.T) {
 	strict := func(n string) []string { return []string{"Prefer", "handling=strict, max-affected=" + n} }
 
 	t.Run("on a function that returns no set it is 400 PGRST128", func(t *testing.T) {
-		s.do(t, "POST", "/rpc/add_book", `{"title": "Single"}`, strict("1")...).
-			expect(t, 400, errorJSON("PGRST128", "Function must return SETOF or TABLE when max-affected preference is used with handling=strict", nil, nil), nil)
+		s.Do(t, "POST", "/rpc/add_book", `{"title": "Single"}`, strict("1")...).
+			Expect(t, 400, errorJSON("PGRST128", "Function must return SETOF or TABLE when max-affected preference is used with handling=strict", nil, nil), nil)
 		if n := books(t, "Single"); n != 0 {
 			t.Errorf("%d rows titled Single, want 0", n)
 		}
 	})
 
 	t.Run("more rows than allowed are 400 PGRST124 and the writes are rolled back", func(t *testing.T) {
-		s.do(t, "POST", "/rpc/add_books", `{"titles": ["Many one", "Many two"]}`, strict("1")...).
-			expect(t, 400, errorJSON("PGRST124", "Query result exceeds max-affected preference constraint", "The query affects 2 rows", nil), nil)
+		s.Do(t, "POST", "/rpc/add_books", `{"titles": ["Many one", "Many two"]}`, strict("1")...).
+			Expect(t, 400, errorJSON("PGRST124", "Query result exceeds max-affected preference constraint", "The query affects 2 rows", nil), nil)
 		if n := books(t, "Many one") + books(t, "Many two"); n != 0 {
 			t.Errorf("%d rows kept, want 0", n)
 		}
 	})
 
 	t.Run("as many rows as allowed are answered and kept", func(t *testing.T) {
-		s.do(t, "POST", "/rpc/add_books?select=title", `{"titles": ["Few one", "Few two"]}`, strict("2")...).
-			expect(t, 200, `[{"title": "Few one"}, {"title": "Few two"}]`, map[string]string{"Preference-Applied": "handling=strict, max-affected=2"})
+		s.Do(t, "POST", "/rpc/add_books?select=title", `{"titles": ["Few one", "Few two"]}`, strict("2")...).
+			Expect(t, 200, `[{"title": "Few one"}, {"title": "Few two"}]`, map[string]string{"Preference-Applied": "handling=strict, max-affected=2"})
 		if n := books(t, "Few one") + books(t, "Few two"); n != 2 {
 			t.Errorf("%d rows kept, want 2", n)
 		}
 	})
 
 	t.Run("without handling=strict max-affected is ignored", func(t *testing.T) {
-		s.do(t, "POST", "/rpc/add_books?select=title", `{"titles": ["Ignored one", "Ignored two"]}`, "Prefer", "max-affected=1").
-			expect(t, 200, `[{"title": "Ignored one"}, {"title": "Ignored two"}]`, map[string]string{"Preference-Applied": ""})
+		s.Do(t, "POST", "/rpc/add_books?select=title", `{"titles": ["Ignored one", "Ignored two"]}`, "Prefer", "max-affected=1").
+			Expect(t, 200, `[{"title": "Ignored one"}, {"title": "Ignored two"}]`, map[string]string{"Preference-Applied": ""})
 	})
 
 	t.Run("with handling=lenient max-affected is ignored and only the handling echoed", func(t *testing.T) {
-		s.do(t, "POST", "/rpc/add_books?select=title", `{"titles": ["Lenient one", "Lenient two"]}`, "Prefer", "handling=lenient, max-affected=1").
-			expect(t, 200, `[{"title": "Lenient one"}, {"title": "Lenient two"}]`, map[string]string{"Preference-Applied": "handling=lenient"})
+		s.Do(t, "POST", "/rpc/add_books?select=title", `{"titles": ["Lenient one", "Lenient two"]}`, "Prefer", "handling=lenient, max-affected=1").
+			Expect(t, 200, `[{"title": "Lenient one"}, {"title": "Lenient two"}]`, map[string]string{"Preference-Applied": "handling=lenient"})
 	})
 }
 

@@ -5,217 +5,95 @@
 package write
 
 import (
-	"context"
 	"encoding/json"
-	"fmt"
-	"io"
-	"net"
 	"net/http"
-	"os"
-	"path/filepath"
 	"reflect"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/caddyserver/caddy/v2"
-	"github.com/caddyserver/caddy/v2/caddyconfig"
 	"github.com/golang-jwt/jwt/v5"
-	"github.com/jackc/pgx/v5"
 
-	_ "github.com/caddyserver/caddy/v2/modules/standard"
-	_ "github.com/pgrest/caddy-pgrest/caddymodule"
+	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
 	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
 
-// Shared by every test of this package.
-var (
-	cluster *pgtest.Cluster
-	// superDSN connects as a superuser to the test database.
-	superDSN string
-	// authDSN connects as the authenticator.
-	authDSN string
-)
+// The test database, shared by every test of this package: superDSN
+// connects as a superuser, authDSN as the authenticator.
+var superDSN, authDSN string
 
-const (
-	authenticatorPassword = "authenticator-password"
-	// jwtSecret is the HS256 passphrase every default server verifies with.
-	jwtSecret = "pgrest-write-tests-secret-long-enough-0123456789"
-)
+// jwtSecret is the HS256 passphrase every default server verifies with.
+const jwtSecret = "pgrest-write-tests-secret-long-enough-0123456789"
 
-// TestMain starts one throwaway cluster, makes the database and loads
-// testdata/*.sql in name order.
+// TestMain loads testdata/*.sql, in name order, into a fresh database of a
+// throwaway cluster and runs the tests.
 func TestMain(m *testing.M) {
-	cluster = pgtest.MustStart()
-	code := func() int {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		defer cancel()
-		dsn, err := cluster.NewDatabase(ctx, "pgrest_write")
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-		superDSN = dsn
-		authDSN = pgtest.DSNFor(dsn, "authenticator", authenticatorPassword)
-		files, _ := filepath.Glob("testdata/*.sql")
-		sort.Strings(files)
-		for _, f := range files {
-			sql, err := os.ReadFile(f)
-			if err != nil {
-				fmt.Fprintln(os.Stderr, err)
-				return 1
-			}
-			if err := pgtest.ExecSQL(ctx, superDSN, string(sql)); err != nil {
-				fmt.Fprintf(os.Stderr, "loading %s: %v\n", f, err)
-				return 1
-			}
-		}
-		return m.Run()
-	}()
-	cluster.Stop()
-	os.Exit(code)
+	db := pgresttest.MustSetUp("pgrest_write", pgresttest.Files("testdata/*.sql"))
+	superDSN, authDSN = db.SuperDSN, db.DSNFor("authenticator", "authenticator-password")
+	db.Run(m)
 }
 
-// server is a running Caddy with one pgrest handler.
-type server struct {
-	URL string
-}
-
-// defaultDirectives is the handler configuration startServer starts from.
-func defaultDirectives() map[string]string {
-	return map[string]string{
-		"db_uri":       authDSN,
-		"db_schemas":   "api",
-		"db_anon_role": "web_anon",
-		"jwt_secret":   jwtSecret,
-	}
-}
-
-// startServer loads a real Caddy config (adapted from a Caddyfile) serving
-// pgrest on a free loopback port. Each argument is a subdirective line
-// ("db_tx_end rollback") replacing the default of the same name; "-name"
-// removes a default. Caddy runs one config at a time, so tests of this
+// startServer serves pgrest from a real Caddy config on a free loopback
+// port: schema api, role web_anon and jwtSecret, changed by lines: "db_tx_end
+// rollback" replaces the setting of the same name, "-name" removes it (see
+// pgresttest.Start). Caddy runs one config at a time, so tests of this
 // package do not run in parallel and start one server per top-level test.
 // The server stops when the test ends.
 func startServer(t testing.TB, lines ...string) *server {
 	t.Helper()
-	dirs := defaultDirectives()
-	for _, l := range lines {
-		if strings.HasPrefix(l, "-") {
-			delete(dirs, l[1:])
-			continue
-		}
-		name, value, _ := strings.Cut(l, " ")
-		dirs[name] = value
-	}
-	names := make([]string, 0, len(dirs))
-	for n := range dirs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	var b strings.Builder
-	for _, n := range names {
-		fmt.Fprintf(&b, "\t\t%s %s\n", n, dirs[n])
-	}
-	port := freePort(t)
-	caddyfile := fmt.Sprintf("{\n\tadmin off\n\tauto_https off\n\tpersist_config off\n}\nhttp://127.0.0.1:%d {\n\tpgrest {\n%s\t}\n}\n", port, b.String())
-	cfg, warnings, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(caddyfile), nil)
-	if err != nil {
-		t.Fatalf("adapting Caddyfile: %v\n%s", err, caddyfile)
-	}
-	for _, w := range warnings {
-		t.Logf("caddyfile warning: %s", w.Message)
-	}
-	if err := caddy.Load(cfg, true); err != nil {
-		t.Fatalf("loading Caddy config: %v\n%s", err, caddyfile)
-	}
-	t.Cleanup(func() {
-		if err := caddy.Stop(); err != nil {
-			t.Errorf("stopping Caddy: %v", err)
-		}
-	})
-	return &server{URL: fmt.Sprintf("http://127.0.0.1:%d", port)}
+	return &server{pgresttest.Start(t, map[string]string{
+		"db_uri":       authDSN,
+		"db_schemas":   "api",
+		"db_anon_role": "web_anon",
+		"jwt_secret":   jwtSecret,
+	}, lines...)}
 }
 
-func freePort(t testing.TB) int {
+// server and response are pgresttest's, with this package's request
+// helper do and the checks below.
+type (
+	server   struct{ *pgresttest.Server }
+	response struct{ *pgresttest.Response }
+)
+
+// do sends a request with a JSON body (when body is not empty). headers
+// alternate name, value: a name given twice gets both values; an empty
+// value removes the header.
+func (s *server) do(t testing.TB, method, path, body string, headers ...string) *response {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	req, err := s.Request(method, path, body)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
-// response is what a request got back.
-type response struct {
-	Method string
-	Status int
-	Header http.Header
-	Body   []byte
-}
-
-// JSON decodes the body, failing t when it is not JSON.
-func (r *response) JSON(t testing.TB) any {
-	t.Helper()
-	var v any
-	if err := json.Unmarshal(r.Body, &v); err != nil {
-		t.Fatalf("body is not JSON (status %d): %v\n%s", r.Status, err, r.Body)
+	for i := 0; i+1 < len(headers); i += 2 {
+		if headers[i+1] == "" {
+			req.Header.Del(headers[i])
+			continue
+		}
+		req.Header.Add(headers[i], headers[i+1])
+		if strings.EqualFold(headers[i], "Content-Type") {
+			req.Header.Set(headers[i], headers[i+1])
+		}
 	}
-	return v
+	res, err := pgresttest.Send(nil, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &response{res}
 }
 
 // expectStatus fails t unless the response has status.
 func (r *response) expectStatus(t testing.TB, status int) {
 	t.Helper()
-	if r.Status != status {
-		t.Fatalf("status %d, want %d; body %s", r.Status, status, r.Body)
-	}
-}
-
-// Error decodes an error body and checks it has exactly the contract's
-// four fields.
-func (r *response) Error(t testing.TB) map[string]any {
-	t.Helper()
-	m, ok := r.JSON(t).(map[string]any)
-	if !ok {
-		t.Fatalf("error body is not an object: %s", r.Body)
-	}
-	for _, k := range []string{"code", "message", "details", "hint"} {
-		if _, ok := m[k]; !ok {
-			t.Fatalf("error body lacks %q: %s", k, r.Body)
-		}
-	}
-	if len(m) != 4 {
-		t.Fatalf("error body has fields beyond the contract's four: %s", r.Body)
-	}
-	return m
+	r.ExpectStatus(t, status)
 }
 
 // expectError checks status, code and the error headers of the contract,
-// and returns the error body.
+// and returns the error body (nil for HEAD, which must have none).
 func (r *response) expectError(t testing.TB, status int, code string) map[string]any {
 	t.Helper()
-	r.expectStatus(t, status)
-	if ps := r.Header.Get("Proxy-Status"); ps != "pgrest; error="+code {
-		t.Errorf("Proxy-Status %q, want %q", ps, "pgrest; error="+code)
-	}
-	if ct := r.Header.Get("Content-Type"); ct != "application/json; charset=utf-8" {
-		t.Errorf("Content-Type %q", ct)
-	}
-	if r.Method == http.MethodHead {
-		if len(r.Body) != 0 {
-			t.Errorf("a HEAD response has a body: %s", r.Body)
-		}
-		return nil
-	}
-	e := r.Error(t)
-	if e["code"] != code {
-		t.Fatalf("code %v, want %s; body %s", e["code"], code, r.Body)
-	}
-	return e
+	return r.ExpectError(t, status, code)
 }
 
 // expectBody compares the body with want structurally (both JSON).
@@ -274,51 +152,10 @@ func (r *response) expectApplied(t testing.TB, want ...string) {
 	}
 }
 
-// do sends a request with a JSON body (when body is not empty). headers
-// alternate name, value; an empty value removes the header.
-func (s *server) do(t testing.TB, method, path, body string, headers ...string) *response {
-	t.Helper()
-	var rd io.Reader
-	if body != "" {
-		rd = strings.NewReader(body)
-	}
-	req, err := http.NewRequest(method, s.URL+path, rd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	for i := 0; i+1 < len(headers); i += 2 {
-		if headers[i+1] == "" {
-			req.Header.Del(headers[i])
-			continue
-		}
-		req.Header.Add(headers[i], headers[i+1])
-		if strings.EqualFold(headers[i], "Content-Type") {
-			req.Header.Set(headers[i], headers[i+1])
-		}
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &response{Method: method, Status: res.StatusCode, Header: res.Header, Body: b}
-}
-
 // asUser is the Authorization header pair of a token for role webuser.
 func asUser(t testing.TB) []string {
 	t.Helper()
-	s, err := jwt.NewWithClaims(jwt.SigningMethodHS256, jwt.MapClaims{"role": "webuser"}).SignedString([]byte(jwtSecret))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return []string{"Authorization", "Bearer " + s}
+	return pgresttest.Bearer(pgresttest.Token(t, jwtSecret, jwt.MapClaims{"role": "webuser"}))
 }
 
 // reset brings the fixture's tables back to their seed rows.
@@ -331,19 +168,7 @@ func reset(t testing.TB) {
 // array (through json_agg).
 func sqlJSON(t testing.TB, query string, args ...any) []byte {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, superDSN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(context.Background())
-	var b []byte
-	err = conn.QueryRow(ctx, "select coalesce(json_agg(q), '[]')::text from ("+query+") q", args...).Scan(&b)
-	if err != nil {
-		t.Fatalf("sqlJSON: %v\n%s", err, query)
-	}
-	return b
+	return pgresttest.SQLJSON(t, superDSN, query, args...)
 }
 
 // expectRows compares the rows of query (run as the superuser) with want,

@@ -27,7 +27,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -38,13 +37,10 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/caddyserver/caddy/v2"
-	"github.com/caddyserver/caddy/v2/caddyconfig"
 	"github.com/golang-jwt/jwt/v5"
 
-	_ "github.com/caddyserver/caddy/v2/modules/standard"
-	_ "github.com/pgrest/caddy-pgrest/caddymodule"
 	"github.com/pgrest/caddy-pgrest/tests/fixtures"
+	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
 	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
 
@@ -74,9 +70,9 @@ func run() int {
 	// A closed output pipe (| head) must not kill us before the teardown.
 	signal.Ignore(syscall.SIGPIPE)
 
-	root, err := moduleRoot()
+	root, err := pgtest.ModuleRoot()
 	if err != nil {
-		return fail(err)
+		return fail(fmt.Errorf("%w; run from the pgrest module", err))
 	}
 	sqlPath := filepath.Join(root, clientDir, "fixture.sql")
 	suiteSQL, err := os.ReadFile(sqlPath)
@@ -122,7 +118,7 @@ func run() int {
 		return fail(err)
 	}
 	defer func() {
-		if err := caddy.Stop(); err != nil {
+		if err := pgresttest.Stop(); err != nil {
 			logf("stopping Caddy: %v", err)
 		}
 	}()
@@ -161,35 +157,20 @@ func run() int {
 // Caddy's log and the access log go to logPath, not to the terminal, where
 // they would bury node's report; run prints the log's end when tests fail.
 func startCaddy(authDSN, logPath string) (string, error) {
-	port, err := freePort()
+	s, warnings, err := pgresttest.Serve(map[string]string{
+		"db_uri":                pgresttest.Quote(authDSN),
+		"db_schemas":            strings.Join(fixtures.ExposedSchemas(), " "),
+		"db_anon_role":          fixtures.AnonRole,
+		"db_aggregates_enabled": "true",
+		"jwt_secret":            jwtSecret,
+	}, pgresttest.Options{LogFile: logPath})
+	for _, w := range warnings {
+		logf("Caddyfile warning: %s", w)
+	}
 	if err != nil {
 		return "", err
 	}
-	directives := [][2]string{
-		{"db_uri", caddyfileToken(authDSN)},
-		{"db_schemas", strings.Join(fixtures.ExposedSchemas(), " ")},
-		{"db_anon_role", fixtures.AnonRole},
-		{"db_aggregates_enabled", "true"},
-		{"jwt_secret", jwtSecret},
-	}
-	var b strings.Builder
-	for _, d := range directives {
-		fmt.Fprintf(&b, "\t\t%s %s\n", d[0], d[1])
-	}
-	logOutput := "output file " + caddyfileToken(logPath)
-	caddyfile := fmt.Sprintf("{\n\tadmin off\n\tauto_https off\n\tpersist_config off\n\tlog {\n\t\t%s\n\t}\n}\n"+
-		"http://127.0.0.1:%d {\n\tlog {\n\t\t%s\n\t}\n\tpgrest {\n%s\t}\n}\n", logOutput, port, logOutput, b.String())
-	cfg, warnings, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(caddyfile), nil)
-	if err != nil {
-		return "", fmt.Errorf("adapting the Caddyfile: %w\n%s", err, caddyfile)
-	}
-	for _, w := range warnings {
-		logf("Caddyfile warning: %s", w.Message)
-	}
-	if err := caddy.Load(cfg, true); err != nil {
-		return "", fmt.Errorf("loading the Caddy config: %w", err)
-	}
-	return fmt.Sprintf("http://127.0.0.1:%d", port), nil
+	return s.URL, nil
 }
 
 // printTail prints the last n lines of the server log, for failed tests.
@@ -204,15 +185,6 @@ func printTail(path string, n int) {
 	}
 	logf("the server log's last %d lines:", len(lines))
 	fmt.Fprintln(os.Stderr, strings.Join(lines, "\n"))
-}
-
-// caddyfileToken quotes a value holding spaces (a keyword/value DSN from
-// PGREST_TEST_DSN) as one Caddyfile token.
-func caddyfileToken(v string) string {
-	if !strings.ContainsAny(v, " \t\"") {
-		return v
-	}
-	return "`" + v + "`"
 }
 
 // waitReady waits until pgrest answers a read of the fixture: the schema
@@ -256,7 +228,7 @@ func userToken() (string, error) {
 		"iat":  now.Unix(),
 		"exp":  now.Add(24 * time.Hour).Unix(),
 	}
-	return jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString([]byte(jwtSecret))
+	return pgresttest.SignHS256(jwtSecret, claims)
 }
 
 // runNode runs node --test in the module root with the suite's environment,
@@ -337,33 +309,6 @@ func namesFile(args []string) bool {
 		}
 	}
 	return false
-}
-
-// moduleRoot is the folder holding go.mod, at or above the working folder.
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod at or above the working folder; run from the pgrest module")
-		}
-		dir = parent
-	}
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 func logf(format string, args ...any) {
