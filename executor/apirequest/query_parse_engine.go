@@ -403,24 +403,16 @@ func chars(min int, accept func(rune) bool, p parser[rune]) parser[string] {
 func sepBy1[T, S any](p parser[T], sep parser[S]) parser[[]T] {
 	rest := many(func(s pstate) reply[T] {
 		c := begin(s)
-		if _, ok := step(&c, sep); !ok {
-			return failed[T](&c)
-		}
-		x, ok := step(&c, p)
-		if !ok {
-			return failed[T](&c)
-		}
+		step(&c, sep)
+		x := step(&c, p)
 		return done(&c, x)
 	})
 	return func(s pstate) reply[[]T] {
 		c := begin(s)
-		x, ok := step(&c, p)
-		if !ok {
-			return failed[[]T](&c)
-		}
-		xs, ok := step(&c, rest)
-		if !ok {
-			return failed[[]T](&c)
+		x := step(&c, p)
+		xs := step(&c, rest)
+		if c.failed {
+			return done[[]T](&c, nil) // no list to build
 		}
 		return done(&c, append([]T{x}, xs...))
 	}
@@ -442,16 +434,9 @@ func option[T any](def T, p parser[T]) parser[T] {
 func between[O, C, T any](open parser[O], close parser[C], p parser[T]) parser[T] {
 	return func(s pstate) reply[T] {
 		c := begin(s)
-		if _, ok := step(&c, open); !ok {
-			return failed[T](&c)
-		}
-		v, ok := step(&c, p)
-		if !ok {
-			return failed[T](&c)
-		}
-		if _, ok := step(&c, close); !ok {
-			return failed[T](&c)
-		}
+		step(&c, open)
+		v := step(&c, p)
+		step(&c, close)
 		return done(&c, v)
 	}
 }
@@ -459,16 +444,15 @@ func between[O, C, T any](open parser[O], close parser[C], p parser[T]) parser[T
 // notFollowedBy succeeds when p fails; when p succeeds the character it
 // found is reported as unexpected, shown as Haskell shows a Char.
 func notFollowedBy(p parser[rune]) parser[struct{}] {
+	// found always fails: when p fails, and when p succeeds, at the
+	// step that reports what p found.
 	found := func(s pstate) reply[struct{}] {
 		c := begin(s)
-		v, ok := step(&c, try(p))
-		if !ok {
-			return failed[struct{}](&c)
-		}
+		v := step(&c, try(p))
 		step(&c, func(s pstate) reply[struct{}] {
 			return failAt[struct{}](s, msg{kind: unExpect, tok: v, show: showChar})
 		})
-		return failed[struct{}](&c)
+		return done(&c, struct{}{})
 	}
 	return try(alt(found, pure(struct{}{})))
 }
@@ -477,16 +461,23 @@ var eof = label(notFollowedBy(anyToken), "end of input")
 
 // chain runs parsers one after another with the error bookkeeping of
 // Parsec's bind: a step that consumed replaces the pending error, a step
-// that consumed nothing merges with it.
+// that consumed nothing merges with it. The first step that fails ends
+// the sequence: later steps do not run and give their zero value, and
+// done reports the failure, so a sequence is written as its steps alone.
 type chain struct {
 	st       pstate
 	err      perr
 	consumed bool
+	failed   bool
 }
 
 func begin(s pstate) chain { return chain{st: s, err: s.unknownErr()} }
 
-func step[T any](c *chain, p parser[T]) (T, bool) {
+func step[T any](c *chain, p parser[T]) T {
+	var z T
+	if c.failed {
+		return z
+	}
 	r := p(c.st)
 	if r.consumed {
 		c.consumed = true
@@ -495,19 +486,20 @@ func step[T any](c *chain, p parser[T]) (T, bool) {
 		c.err = bindErr(c.err, r.err)
 	}
 	if !r.ok {
-		var z T
-		return z, false
+		c.failed = true
+		return z
 	}
 	c.st = r.st
-	return r.v, true
+	return r.v
 }
 
+// done is the sequence's reply: v when every step succeeded, else the
+// failure of the step that ended it.
 func done[T any](c *chain, v T) reply[T] {
+	if c.failed {
+		return reply[T]{err: c.err, consumed: c.consumed}
+	}
 	return reply[T]{v: v, st: c.st, err: c.err, ok: true, consumed: c.consumed}
-}
-
-func failed[T any](c *chain) reply[T] {
-	return reply[T]{err: c.err, consumed: c.consumed}
 }
 
 // runParser is Parsec's parse: p over input, no end-of-input check (the

@@ -15,16 +15,9 @@ var ws = chars(0, func(r rune) bool { return r == ' ' || r == '\t' }, oneOf(" \t
 func lexeme[T any](p parser[T]) parser[T] {
 	return func(s pstate) reply[T] {
 		c := begin(s)
-		if _, ok := step(&c, ws); !ok {
-			return failed[T](&c)
-		}
-		v, ok := step(&c, p)
-		if !ok {
-			return failed[T](&c)
-		}
-		if _, ok := step(&c, ws); !ok {
-			return failed[T](&c)
-		}
+		step(&c, ws)
+		v := step(&c, p)
+		step(&c, ws)
 		return done(&c, v)
 	}
 }
@@ -40,14 +33,8 @@ func seq2[A, B any](a parser[A], b parser[B]) parser[struct {
 	}
 	return func(s pstate) reply[pair] {
 		c := begin(s)
-		x, ok := step(&c, a)
-		if !ok {
-			return failed[pair](&c)
-		}
-		y, ok := step(&c, b)
-		if !ok {
-			return failed[pair](&c)
-		}
+		x := step(&c, a)
+		y := step(&c, b)
 		return done(&c, pair{x, y})
 	}
 }
@@ -175,14 +162,8 @@ var pJsonOperand = alt(try(pJsonIndex), try(fmap(pJsonKeyName, func(k string) JS
 
 var pJsonPath = many(func(s pstate) reply[JSONStep] {
 	c := begin(s)
-	arrow, ok := step(&c, pJsonArrow)
-	if !ok {
-		return failed[JSONStep](&c)
-	}
-	operand, ok := step(&c, pJsonOperand)
-	if !ok {
-		return failed[JSONStep](&c)
-	}
+	arrow := step(&c, pJsonArrow)
+	operand := step(&c, pJsonOperand)
 	operand.Arrow = arrow
 	return done(&c, operand)
 })
@@ -195,18 +176,9 @@ var pDigits = chars(1, func(r rune) bool { return r >= '0' && r <= '9' }, digit)
 
 var pJsonIndex parser[JSONStep] = func(s pstate) reply[JSONStep] {
 	c := begin(s)
-	sign, ok := step(&c, pSign)
-	if !ok {
-		return failed[JSONStep](&c)
-	}
-	ds, ok := step(&c, pDigits)
-	if !ok {
-		return failed[JSONStep](&c)
-	}
-	if _, ok := step(&c, pJsonIndexEnd); !ok {
-		return failed[JSONStep](&c)
-	}
-	key := ds
+	sign := step(&c, pSign)
+	key := step(&c, pDigits)
+	step(&c, pJsonIndexEnd)
 	if sign == '-' {
 		key = "-" + key
 	}
@@ -282,48 +254,22 @@ var pSelectEnd = alt(lookAheadStr(")"), lookAheadStr(","), try(eof))
 
 var pRelationSelect = lexeme(func(s pstate) reply[SelectItem] {
 	c := begin(s)
-	alias, ok := step(&c, pAlias)
-	if !ok {
-		return failed[SelectItem](&c)
-	}
-	name, ok := step(&c, pFieldName)
-	if !ok {
-		return failed[SelectItem](&c)
-	}
+	alias := step(&c, pAlias)
+	name := step(&c, pFieldName)
 	if name == "count" {
-		step(&c, zero[struct{}]())
-		return failed[SelectItem](&c)
+		step(&c, zero[struct{}]()) // PostgREST's guard: count( is the aggregate
 	}
-	prm, ok := step(&c, pEmbedParams)
-	if !ok {
-		return failed[SelectItem](&c)
-	}
-	if _, ok := step(&c, pOpenAhead); !ok {
-		return failed[SelectItem](&c)
-	}
-	it := SelectItem{Kind: SelectEmbed, Relation: name, Hint: prm.hint, JoinType: prm.join}
-	if alias != nil {
-		it.Alias = *alias
-	}
-	return done(&c, it)
+	prm := step(&c, pEmbedParams)
+	step(&c, pOpenAhead)
+	return done(&c, SelectItem{Kind: SelectEmbed, Relation: name, Hint: prm.hint, JoinType: prm.join, Alias: deref(alias)})
 })
 
 var pSpreadRelationSelect = lexeme(func(s pstate) reply[SelectItem] {
 	c := begin(s)
-	if _, ok := step(&c, pEllipsis); !ok {
-		return failed[SelectItem](&c)
-	}
-	name, ok := step(&c, pFieldName)
-	if !ok {
-		return failed[SelectItem](&c)
-	}
-	prm, ok := step(&c, pEmbedParams)
-	if !ok {
-		return failed[SelectItem](&c)
-	}
-	if _, ok := step(&c, pOpenAhead); !ok {
-		return failed[SelectItem](&c)
-	}
+	step(&c, pEllipsis)
+	name := step(&c, pFieldName)
+	prm := step(&c, pEmbedParams)
+	step(&c, pOpenAhead)
 	return done(&c, SelectItem{Kind: SelectSpread, Relation: name, Hint: prm.hint, JoinType: prm.join})
 })
 
@@ -332,58 +278,27 @@ var pAggregation = alt(str("sum"), str("avg"), str("count"), try(str("max")), tr
 var pFieldSelect = lexeme(alt(
 	try(func(s pstate) reply[SelectItem] {
 		c := begin(s)
-		if _, ok := step(&c, pStar); !ok {
-			return failed[SelectItem](&c)
-		}
-		if _, ok := step(&c, pSelectEnd); !ok {
-			return failed[SelectItem](&c)
-		}
+		step(&c, pStar)
+		step(&c, pSelectEnd)
 		return done(&c, SelectItem{Kind: SelectStar, Field: Field{Name: "*"}})
 	}),
 	try(func(s pstate) reply[SelectItem] {
 		c := begin(s)
-		alias, ok := step(&c, pAlias)
-		if !ok {
-			return failed[SelectItem](&c)
-		}
-		if _, ok := step(&c, pCountCall); !ok {
-			return failed[SelectItem](&c)
-		}
-		aggCast, ok := step(&c, pCast)
-		if !ok {
-			return failed[SelectItem](&c)
-		}
-		if _, ok := step(&c, pSelectEnd); !ok {
-			return failed[SelectItem](&c)
-		}
+		alias := step(&c, pAlias)
+		step(&c, pCountCall)
+		aggCast := step(&c, pCast)
+		step(&c, pSelectEnd)
 		return done(&c, SelectItem{Kind: SelectAggregate, Field: Field{Name: "*"}, Aggregate: "count",
 			AggregateCast: deref(aggCast), Alias: deref(alias)})
 	}),
 	func(s pstate) reply[SelectItem] {
 		c := begin(s)
-		alias, ok := step(&c, pAlias)
-		if !ok {
-			return failed[SelectItem](&c)
-		}
-		fld, ok := step(&c, pField)
-		if !ok {
-			return failed[SelectItem](&c)
-		}
-		cast, ok := step(&c, pCast)
-		if !ok {
-			return failed[SelectItem](&c)
-		}
-		agg, ok := step(&c, pAggregateCall)
-		if !ok {
-			return failed[SelectItem](&c)
-		}
-		aggCast, ok := step(&c, pCast)
-		if !ok {
-			return failed[SelectItem](&c)
-		}
-		if _, ok := step(&c, pSelectEnd); !ok {
-			return failed[SelectItem](&c)
-		}
+		alias := step(&c, pAlias)
+		fld := step(&c, pField)
+		cast := step(&c, pCast)
+		agg := step(&c, pAggregateCall)
+		aggCast := step(&c, pCast)
+		step(&c, pSelectEnd)
 		it := SelectItem{Kind: SelectColumn, Field: fld, Alias: deref(alias), Cast: deref(cast),
 			AggregateCast: deref(aggCast)}
 		if agg != nil {
@@ -413,17 +328,11 @@ func init() {
 	children := right(lexeme(char('(')), left(sepBy1(pLogicTreeRef, lexeme(char(','))), lexeme(char(')'))))
 	logicExpr := func(s pstate) reply[LogicNode] {
 		c := begin(s)
-		neg, ok := step(&c, pNot)
-		if !ok {
-			return failed[LogicNode](&c)
-		}
-		op, ok := step(&c, pLogicOp)
-		if !ok {
-			return failed[LogicNode](&c)
-		}
-		children, ok := step(&c, children)
-		if !ok {
-			return failed[LogicNode](&c)
+		neg := step(&c, pNot)
+		op := step(&c, pLogicOp)
+		children := step(&c, children)
+		if c.failed {
+			return done(&c, LogicNode{}) // no tree to build
 		}
 		return done(&c, LogicNode{Tree: &LogicTree{Negated: neg, Op: op, Children: children}})
 	}
@@ -443,14 +352,8 @@ func withChildren(head parser[SelectItem]) parser[SelectItem] {
 	children := between(openParen, closeParen, pFieldForestRef)
 	return func(s pstate) reply[SelectItem] {
 		c := begin(s)
-		it, ok := step(&c, head)
-		if !ok {
-			return failed[SelectItem](&c)
-		}
-		kids, ok := step(&c, children)
-		if !ok {
-			return failed[SelectItem](&c)
-		}
+		it := step(&c, head)
+		kids := step(&c, children)
 		it.Children = kids
 		if it.Children == nil {
 			it.Children = []SelectItem{}
@@ -488,9 +391,7 @@ func ciString(lit string) parser[string] {
 	return func(s pstate) reply[string] {
 		c := begin(s)
 		for _, p := range chars {
-			if _, ok := step(&c, p); !ok {
-				return failed[string](&c)
-			}
+			step(&c, p)
 		}
 		return done(&c, lit)
 	}
@@ -535,69 +436,33 @@ func pOpExpr(sval parser[string]) parser[operation] {
 	quantifier := optional(try(between(char('('), char(')'), alt(try(str("any")), str("all")))))
 	pFts := func(s pstate) reply[operation] {
 		c := begin(s)
-		op, ok := step(&c, ftsOperator)
-		if !ok {
-			return failed[operation](&c)
-		}
-		lang, ok := step(&c, ftsLanguage)
-		if !ok {
-			return failed[operation](&c)
-		}
-		if _, ok := step(&c, pDelimiter); !ok {
-			return failed[operation](&c)
-		}
-		v, ok := step(&c, sval)
-		if !ok {
-			return failed[operation](&c)
-		}
+		op := step(&c, ftsOperator)
+		lang := step(&c, ftsLanguage)
+		step(&c, pDelimiter)
+		v := step(&c, sval)
 		return done(&c, operation{op: op, language: deref(lang), value: v})
 	}
 	pSimpleOp := func(s pstate) reply[operation] {
 		c := begin(s)
-		op, ok := step(&c, simpleOperator)
-		if !ok {
-			return failed[operation](&c)
-		}
-		if _, ok := step(&c, pDelimiter); !ok {
-			return failed[operation](&c)
-		}
-		v, ok := step(&c, sval)
-		if !ok {
-			return failed[operation](&c)
-		}
+		op := step(&c, simpleOperator)
+		step(&c, pDelimiter)
+		v := step(&c, sval)
 		return done(&c, operation{op: op, value: v})
 	}
 	pQuantOp := func(s pstate) reply[operation] {
 		c := begin(s)
-		op, ok := step(&c, quantOperator)
-		if !ok {
-			return failed[operation](&c)
-		}
-		quant, ok := step(&c, quantifier)
-		if !ok {
-			return failed[operation](&c)
-		}
-		if _, ok := step(&c, pDelimiter); !ok {
-			return failed[operation](&c)
-		}
-		v, ok := step(&c, sval)
-		if !ok {
-			return failed[operation](&c)
-		}
+		op := step(&c, quantOperator)
+		quant := step(&c, quantifier)
+		step(&c, pDelimiter)
+		v := step(&c, sval)
 		return done(&c, operation{op: op, quantifier: deref(quant), value: v})
 	}
 	pOperation := label(alt(pIn, pIs, pIsDist, try(pFts), try(pSimpleOp), try(pQuantOp)), "operator (eq, gt, ...)")
 	pNot := alt(try(as(right(str("not"), pDelimiter), true)), pure(false))
 	return func(s pstate) reply[operation] {
 		c := begin(s)
-		neg, ok := step(&c, pNot)
-		if !ok {
-			return failed[operation](&c)
-		}
-		op, ok := step(&c, pOperation)
-		if !ok {
-			return failed[operation](&c)
-		}
+		neg := step(&c, pNot)
+		op := step(&c, pOperation)
 		op.negated = neg
 		return done(&c, op)
 	}
@@ -623,18 +488,9 @@ var pOrdDirOpt = optional(pOrdDir)
 func orderTail(head parser[OrderTerm]) parser[OrderTerm] {
 	return func(s pstate) reply[OrderTerm] {
 		c := begin(s)
-		t, ok := step(&c, head)
-		if !ok {
-			return failed[OrderTerm](&c)
-		}
-		dir, ok := step(&c, pOrdDirOpt)
-		if !ok {
-			return failed[OrderTerm](&c)
-		}
-		nulls, ok := step(&c, pOrderNulls)
-		if !ok {
-			return failed[OrderTerm](&c)
-		}
+		t := step(&c, head)
+		dir := step(&c, pOrdDirOpt)
+		nulls := step(&c, pOrderNulls)
 		t.Direction = deref(dir)
 		t.Nulls = strings.TrimPrefix(deref(nulls), "nulls")
 		return done(&c, t)
