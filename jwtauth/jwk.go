@@ -5,7 +5,6 @@ import (
 	"crypto/ed25519"
 	"crypto/elliptic"
 	"crypto/rsa"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -223,12 +222,9 @@ func decodeMember(name, value string) ([]byte, error) {
 	if value == "" {
 		return nil, fmt.Errorf("%s is missing", name)
 	}
-	v := strings.TrimRight(value, "=")
-	b, err := base64.RawURLEncoding.DecodeString(v)
+	b, err := decodeBase64(value)
 	if err != nil {
-		if b, err = base64.RawStdEncoding.DecodeString(v); err != nil {
-			return nil, fmt.Errorf("%s is not base64url: %w", name, err)
-		}
+		return nil, fmt.Errorf("%s is not base64url: %w", name, err)
 	}
 	return b, nil
 }

@@ -75,11 +75,12 @@ func New(cfg Config) (*Verifier, error) {
 		v.cache = newTokenCache(cfg.CacheMaxEntries)
 	}
 	if cfg.AnonRole != "" {
-		js, err := json.Marshal(map[string]string{"role": cfg.AnonRole})
+		claims := map[string]any{}
+		js, err := claimsJSON(claims, cfg.AnonRole)
 		if err != nil {
 			return nil, fmt.Errorf("encoding db_anon_role: %w", err)
 		}
-		v.anon = Identity{Role: cfg.AnonRole, Claims: map[string]any{}, ClaimsJSON: string(js)}
+		v.anon = Identity{Role: cfg.AnonRole, Claims: claims, ClaimsJSON: js}
 	}
 	return v, nil
 }

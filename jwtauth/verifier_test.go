@@ -250,6 +250,20 @@ func TestAuthenticateClaims(t *testing.T) {
 			t.Fatalf("ClaimsJSON = %s, want %s", id.ClaimsJSON, want)
 		}
 	})
+	t.Run("the anonymous claims JSON is written as a token's is", func(t *testing.T) {
+		v := newVerifier(t, Config{Secret: testSecret, AnonRole: "<&>"})
+		anon, err := v.Authenticate("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		tok, err := v.Authenticate("Bearer " + hs256(t, jwt.MapClaims{"sub": "u1"}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if anon.ClaimsJSON != `{"role":"<&>"}` || tok.ClaimsJSON != `{"role":"<&>","sub":"u1"}` {
+			t.Fatalf("anonymous ClaimsJSON %s, token ClaimsJSON %s", anon.ClaimsJSON, tok.ClaimsJSON)
+		}
+	})
 }
 
 func TestAlgorithmComesFromTheKey(t *testing.T) {
