@@ -67,9 +67,6 @@ type Field struct {
 	// result. Count() with no column counts rows.
 	Aggregate     string
 	AggregateCast string
-	// Spread marks a field taken from a spread (...) to-one embed: Ref
-	// then refers to that embed's row.
-	FromEmbed *Embed
 }
 
 // Embed is an embedded resource.

@@ -27,12 +27,11 @@ type builder struct {
 	opts   ReadOptions
 	// aliases counts embeds so each gets a unique correlation name.
 	aliases int
-	root    string
 }
 
 // BuildRead plans a read of rel for the parsed query q.
 func BuildRead(cache *schema.Cache, rel *schema.Relation, q *apirequest.Query, opts ReadOptions) (*Read, *apierr.Error) {
-	b := &builder{cache: cache, schema: rel.Schema, opts: opts, root: rel.Name}
+	b := &builder{cache: cache, schema: rel.Schema, opts: opts}
 	root, err := b.level(rel, rel.Name, q.Select)
 	if err != nil {
 		return nil, err

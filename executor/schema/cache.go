@@ -100,7 +100,6 @@ type Function struct {
 	Volatility byte
 	// Settings are the function's SET clauses (proconfig).
 	Settings    []Setting
-	Variadic    bool
 	Description string
 	// ArgRelation names the relation whose row type is the function's only
 	// input parameter, when it has exactly one and it is a relation's row
@@ -119,17 +118,6 @@ type Param struct {
 	Type       string
 	HasDefault bool
 	Variadic   bool
-}
-
-// RequiredParams counts the parameters without defaults.
-func (f *Function) RequiredParams() int {
-	n := 0
-	for _, p := range f.Params {
-		if !p.HasDefault {
-			n++
-		}
-	}
-	return n
 }
 
 // ReturnShape is how a function's result becomes JSON.

@@ -386,7 +386,7 @@ select p.oid, n.nspname, p.proname,
        array(select format_type(x.t, null)
              from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[])) with ordinality x(t, i)
              order by x.i),
-       p.pronargs, p.pronargdefaults, p.proretset, p.provariadic <> 0,
+       p.pronargdefaults, p.proretset,
        format_type(p.prorettype, null), rt.typtype::text,
        coalesce(rn.nspname, ''), coalesce(rc.relname, ''),
        p.prorettype = 'record'::regtype,
@@ -417,12 +417,12 @@ func (l *loader) loadFunctions(ctx context.Context) error {
 	for rows.Next() {
 		f := &Function{}
 		var names, modes, types []string
-		var nargs, ndefaults int
+		var ndefaults int
 		var typtype, vol string
 		var returnsRecord bool
 		var config []string
-		if err := rows.Scan(&f.OID, &f.Schema, &f.Name, &names, &modes, &types, &nargs, &ndefaults,
-			&f.Returns.Set, &f.Variadic, &f.Returns.Type, &typtype,
+		if err := rows.Scan(&f.OID, &f.Schema, &f.Name, &names, &modes, &types, &ndefaults,
+			&f.Returns.Set, &f.Returns.Type, &typtype,
 			&f.Returns.RelationSchema, &f.Returns.RelationName, &returnsRecord, &vol, &f.Description,
 			&f.ArgRelation.Schema, &f.ArgRelation.Name, &f.Rows, &config); err != nil {
 			return err

@@ -27,12 +27,12 @@ type Call struct {
 	Count bool
 }
 
-// CallFunction builds the statement that calls c.Function and shapes its
-// result as PostgREST does: a set as a JSON array, a single composite as
-// an object, a scalar as its JSON value. Argument values travel in one
-// JSON argument and are converted to the parameter types by
-// json_to_record, so "1", 1 and [1] all reach an integer[] parameter the
-// way PostgreSQL casts them.
+// CallFunction builds the statement that calls c.Function, which returns
+// a scalar, a set of scalars or void (rows go through CallRead), and
+// shapes its result as PostgREST does: a set as a JSON array, a scalar as
+// its JSON value. Argument values travel in one JSON argument and are
+// converted to the parameter types by json_to_record, so "1", 1 and [1]
+// all reach an integer[] parameter the way PostgreSQL casts them.
 func CallFunction(c Call) Statement {
 	f := c.Function
 	fn := QualifiedName(f.Schema, f.Name)
@@ -61,24 +61,17 @@ func CallFunction(c Call) Statement {
 	}
 
 	var inner, body string
-	switch f.Returns.Shape {
-	case schema.ReturnsComposite:
-		inner = "select pgrst_call.* from " + from + " pgrst_call"
-		body = "coalesce(pg_catalog.json_agg(_pgrst_t), '[]')"
-		if !f.Returns.Set {
-			body = "coalesce(pg_catalog.json_agg(_pgrst_t)->0, 'null')"
-		}
-	case schema.ReturnsVoid:
+	if f.Returns.Shape == schema.ReturnsVoid {
 		inner = "select from " + from + " pgrst_call"
 		body = "'null'"
-	default:
+	} else {
 		inner = "select pgrst_call.pgrst_scalar from " + from + " pgrst_call(pgrst_scalar)"
 		body = "coalesce(pg_catalog.json_agg(_pgrst_t.pgrst_scalar), '[]')"
 		if !f.Returns.Set {
 			body = "coalesce(pg_catalog.json_agg(_pgrst_t.pgrst_scalar)->0, 'null')"
 		}
 	}
-	if !f.Returns.Set || f.Returns.Shape != schema.ReturnsScalar {
+	if !f.Returns.Set || f.Returns.Shape == schema.ReturnsVoid {
 		cols := fmt.Sprintf(resultColumns, "null::bigint", body+"::text")
 		return Statement{SQL: "select " + cols + " from (" + inner + ") _pgrst_t", Args: args}
 	}
@@ -110,7 +103,6 @@ func CallRead(c Call, p *plan.Read, opts ReadOptions, single bool) (Statement, *
 	g := &gen{}
 	with := "pgrst_call_rows as (" + g.callSource(c) + "), "
 	g.rootFrom = "pgrst_call_rows"
-	g.rootAlias = p.Alias
 	if single && opts.Representation.Media == apirequest.MediaJSON {
 		opts.Representation.Media = apirequest.MediaSingleObject
 	}
