@@ -1,6 +1,7 @@
 package apirequest
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -66,14 +67,8 @@ func ParsePreferences(headers []string) (Preferences, *apierr.Error) {
 
 // set records one preference, reporting whether it was understood.
 func (p *Preferences) set(name, value string) bool {
-	if allowed, ok := allowedValues[name]; ok {
-		valid := false
-		for _, a := range allowed {
-			valid = valid || a == value
-		}
-		if !valid {
-			return false
-		}
+	if allowed, ok := allowedValues[name]; ok && !slices.Contains(allowed, value) {
+		return false
 	}
 	switch name {
 	case "return":

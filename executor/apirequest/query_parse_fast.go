@@ -3,6 +3,7 @@ package apirequest
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Fast paths for the shapes most query strings take: plain names,
@@ -149,7 +150,7 @@ func (r *selectScanner) name() (string, bool) {
 	for r.i < len(r.s) {
 		c, size := rune(r.s[r.i]), 1
 		if c >= 0x80 {
-			c, size = decodeRune(r.s[r.i:])
+			c, size = utf8.DecodeRuneInString(r.s[r.i:])
 		}
 		if c == ' ' || !isIdentifierChar(c) {
 			break
@@ -157,13 +158,6 @@ func (r *selectScanner) name() (string, bool) {
 		r.i += size
 	}
 	return r.s[start:r.i], r.i > start
-}
-
-func decodeRune(s string) (rune, int) {
-	for _, c := range s {
-		return c, len(string(c))
-	}
-	return 0, 0
 }
 
 // items reads a comma-separated list up to ) or the end; an empty list

@@ -340,34 +340,22 @@ func (e *exposedRelation) definition(cache *schema.Cache) schemaObject {
 }
 
 // foreignKeys maps each column that is by itself a foreign key to a
-// relation of the same schema to "table.column" it references, tables
-// before views, as PostgREST notes them.
+// relation of the same schema to the table and column it references,
+// tables before views, as PostgREST notes them.
 func foreignKeys(cache *schema.Cache, rel *schema.Relation) map[string][2]string {
-	rels := slices.Clone(cache.Relationships(rel.Schema, rel.Name))
-	slices.SortStableFunc(rels, func(a, b *schema.Relationship) int {
-		return cmpBool(a.ForeignTableIsView, b.ForeignTableIsView)
-	})
 	out := map[string][2]string{}
-	for _, r := range rels {
-		toOne := r.Cardinality == schema.M2O || r.Cardinality == schema.O2O && !r.IsParent
-		if !toOne || len(r.Columns) != 1 || r.ForeignTable.Schema != rel.Schema {
-			continue
-		}
-		if _, seen := out[r.Columns[0][0]]; !seen {
-			out[r.Columns[0][0]] = [2]string{r.ForeignTable.Name, r.Columns[0][1]}
+	for _, views := range []bool{false, true} {
+		for _, r := range cache.Relationships(rel.Schema, rel.Name) {
+			toOne := r.Cardinality == schema.M2O || r.Cardinality == schema.O2O && !r.IsParent
+			if r.ForeignTableIsView != views || !toOne || len(r.Columns) != 1 || r.ForeignTable.Schema != rel.Schema {
+				continue
+			}
+			if _, seen := out[r.Columns[0][0]]; !seen {
+				out[r.Columns[0][0]] = [2]string{r.ForeignTable.Name, r.Columns[0][1]}
+			}
 		}
 	}
 	return out
-}
-
-func cmpBool(a, b bool) int {
-	switch {
-	case a == b:
-		return 0
-	case a:
-		return 1
-	}
-	return -1
 }
 
 // columnSchema is one column's property.
@@ -426,7 +414,7 @@ func functionPath(f *schema.Function) pathItem {
 		}
 	}
 	post.Parameters = []any{
-		parameter{Name: "args", In: "body", Required: ptr(true), Schema: body},
+		parameter{Name: "args", In: "body", Required: new(true), Schema: body},
 		parameter{Ref: ref("parameters", "preferParams")},
 	}
 	item := pathItem{Post: post}
@@ -448,7 +436,7 @@ func functionPath(f *schema.Function) pathItem {
 // variadic one repeats (?v=1&v=2); an array or JSON value is written as
 // text.
 func queryParameter(p schema.Param) parameter {
-	qp := parameter{Name: p.Name, In: "query", Required: ptr(!p.HasDefault)}
+	qp := parameter{Name: p.Name, In: "query", Required: new(!p.HasDefault)}
 	t := swaggerType(p.Type)
 	if p.Variadic {
 		qp.Type = cmp.Or(t, "string")
@@ -520,5 +508,3 @@ func splitDescription(comment string) (summary, description string) {
 	summary, rest, _ := strings.Cut(comment, "\n")
 	return summary, strings.TrimLeft(rest, "\n")
 }
-
-func ptr[T any](v T) *T { return &v }
