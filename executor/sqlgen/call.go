@@ -35,31 +35,8 @@ type Call struct {
 // all reach an integer[] parameter the way PostgreSQL casts them.
 func CallFunction(c Call) Statement {
 	f := c.Function
-	fn := QualifiedName(f.Schema, f.Name)
-	var from string
-	var args [][]byte
-	switch {
-	case c.WholeBody:
-		from = fmt.Sprintf("%s($1::%s)", fn, f.Params[0].Type)
-		args = [][]byte{c.Args}
-	case len(c.Given) == 0:
-		from = fn + "()"
-	default:
-		defs := make([]string, len(c.Given))
-		named := make([]string, len(c.Given))
-		for i, p := range c.Given {
-			defs[i] = QuoteIdent(p.Name) + " " + p.Type
-			variadic := ""
-			if p.Variadic {
-				variadic = "variadic "
-			}
-			named[i] = variadic + QuoteIdent(p.Name) + " := pgrst_args." + QuoteIdent(p.Name)
-		}
-		from = fmt.Sprintf("pg_catalog.json_to_record($1::json) as pgrst_args(%s), lateral %s(%s)",
-			strings.Join(defs, ", "), fn, strings.Join(named, ", "))
-		args = [][]byte{c.Args}
-	}
-
+	g := &gen{}
+	from := g.callFrom(c)
 	var inner, body string
 	if f.Returns.Shape == schema.ReturnsVoid {
 		inner = "select from " + from + " pgrst_call"
@@ -73,11 +50,10 @@ func CallFunction(c Call) Statement {
 	}
 	if !f.Returns.Set || f.Returns.Shape == schema.ReturnsVoid {
 		cols := fmt.Sprintf(resultColumns, "null::bigint", body+"::text")
-		return Statement{SQL: "select " + cols + " from (" + inner + ") _pgrst_t", Args: args}
+		return Statement{SQL: "select " + cols + " from (" + inner + ") _pgrst_t", Args: g.args}
 	}
 	// A set of scalars pages like a table: the call runs once, in a CTE
 	// that the page and the exact count both read.
-	g := &gen{args: args}
 	page := "select pgrst_scalar from pgrst_all"
 	if c.Range.Limit != nil {
 		page += " limit " + g.param(strconv.FormatInt(*c.Range.Limit, 10))
@@ -101,7 +77,7 @@ func CallFunction(c Call) Statement {
 // function that writes would otherwise write twice), as in PostgREST.
 func CallRead(c Call, p *plan.Read, opts ReadOptions, single bool) (Statement, *Statement) {
 	g := &gen{}
-	with := "pgrst_call_rows as (" + g.callSource(c) + "), "
+	with := "pgrst_call_rows as (select pgrst_call.* from " + g.callFrom(c) + " pgrst_call), "
 	g.rootFrom = "pgrst_call_rows"
 	if single && opts.Representation.Media == apirequest.MediaJSON {
 		opts.Representation.Media = apirequest.MediaSingleObject
@@ -109,16 +85,18 @@ func CallRead(c Call, p *plan.Read, opts ReadOptions, single bool) (Statement, *
 	return g.read(p, opts, with)
 }
 
-// callSource selects the function's rows, arguments bound as in
-// CallFunction.
-func (g *gen) callSource(c Call) string {
+// callFrom renders the call of c.Function as a FROM item, its alias left
+// to the caller, for CallFunction and CallRead alike: the body as the one
+// argument, no arguments, or the given ones by name, read out of the JSON
+// object of arguments by json_to_record.
+func (g *gen) callFrom(c Call) string {
 	f := c.Function
 	fn := QualifiedName(f.Schema, f.Name)
 	switch {
 	case c.WholeBody:
-		return "select pgrst_call.* from " + fn + "(" + g.param(string(c.Args)) + "::" + f.Params[0].Type + ") pgrst_call"
+		return fn + "(" + g.paramBytes(c.Args) + "::" + f.Params[0].Type + ")"
 	case len(c.Given) == 0:
-		return "select pgrst_call.* from " + fn + "() pgrst_call"
+		return fn + "()"
 	}
 	defs := make([]string, len(c.Given))
 	named := make([]string, len(c.Given))
@@ -130,6 +108,6 @@ func (g *gen) callSource(c Call) string {
 		}
 		named[i] = variadic + QuoteIdent(p.Name) + " := pgrst_args." + QuoteIdent(p.Name)
 	}
-	return "select pgrst_call.* from pg_catalog.json_to_record(" + g.param(string(c.Args)) + "::json) as pgrst_args(" +
-		strings.Join(defs, ", ") + "), lateral " + fn + "(" + strings.Join(named, ", ") + ") pgrst_call"
+	return "pg_catalog.json_to_record(" + g.paramBytes(c.Args) + "::json) as pgrst_args(" +
+		strings.Join(defs, ", ") + "), lateral " + fn + "(" + strings.Join(named, ", ") + ")"
 }

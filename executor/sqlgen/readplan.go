@@ -31,19 +31,16 @@ func Read(p *plan.Read, opts ReadOptions) (main Statement, explain *Statement) {
 // read renders the statement around p; with, when set, is a CTE list
 // rendered before (a mutation whose rows p reads through rootFrom).
 func (g *gen) read(p *plan.Read, opts ReadOptions, with string) (main Statement, explain *Statement) {
-	source := g.query(p, "")
+	source := g.query(p, g.fromItem(p, true), nil)
 	total := "null::bigint"
-	switch opts.Count {
-	case "exact":
-		total = "(select pg_catalog.count(*) from (" + g.countQuery(p) + ") _pgrst_c)"
-	case "estimated":
-		// Exact up to db_max_rows, the planner's estimate beyond it: count
-		// one row past the bound, and the executor decides.
-		if opts.MaxRows > 0 {
-			total = "(select pg_catalog.count(*) from (" + g.countQuery(p) + " limit " + g.param(strconv.FormatInt(opts.MaxRows+1, 10)) + ") _pgrst_c)"
-		} else {
-			total = "(select pg_catalog.count(*) from (" + g.countQuery(p) + ") _pgrst_c)"
+	if opts.Count == "exact" || opts.Count == "estimated" {
+		counted := g.countQuery(p)
+		if opts.Count == "estimated" && opts.MaxRows > 0 {
+			// Exact up to db_max_rows, the planner's estimate beyond it:
+			// count one row past the bound, and the executor decides.
+			counted += " limit " + g.param(strconv.FormatInt(opts.MaxRows+1, 10))
 		}
+		total = "(select pg_catalog.count(*) from (" + counted + ") _pgrst_c)"
 	}
 	if opts.Count == "planned" || (opts.Count == "estimated" && opts.MaxRows > 0) {
 		eg := &gen{}
@@ -94,7 +91,13 @@ type gen struct {
 
 // param binds v and returns its placeholder.
 func (g *gen) param(v string) string {
-	g.args = append(g.args, []byte(v))
+	return g.paramBytes([]byte(v))
+}
+
+// paramBytes binds v as it is, without a copy (a request body), and
+// returns its placeholder.
+func (g *gen) paramBytes(v []byte) string {
+	g.args = append(g.args, v)
 	return "$" + strconv.Itoa(len(g.args))
 }
 
@@ -126,42 +129,51 @@ func (g *gen) jsonKeyParam(step apirequest.JSONStep) string {
 	return p
 }
 
-// query renders one level: select list, from with embeds, where, group,
-// order, limit. join is the condition tying an embedded level to its
-// parent ("" at the root).
-func (g *gen) query(r *plan.Read, join string) string {
+// query renders one level whose FROM item is from: select list, the
+// lateral join of each embed, where (cond, which ties an embedded level
+// to its parent, and the level's conditions), group, order, limit.
+func (g *gen) query(r *plan.Read, from string, cond []string) string {
 	var b strings.Builder
 	b.WriteString("select ")
 	b.WriteString(strings.Join(g.selectList(r), ", "))
-	b.WriteString(" ")
-	from, joinWhere := g.from(r, join)
-	b.WriteString(from)
-	b.WriteString(g.where(r, joinWhere))
-	g.tail(&b, r)
-	return b.String()
-}
-
-// tail renders what follows WHERE in a level: grouping, order, limit and
-// offset.
-func (g *gen) tail(b *strings.Builder, r *plan.Read) {
-	if r.GroupBy {
-		if keys := g.groupKeys(r); len(keys) > 0 {
-			b.WriteString(" group by " + strings.Join(keys, ", "))
-		}
+	b.WriteString(" from " + from)
+	for _, e := range r.Embeds {
+		b.WriteString(g.lateral(r, e))
 	}
-	if len(r.Order) > 0 {
-		terms := make([]string, len(r.Order))
-		for i, t := range r.Order {
-			terms[i] = g.orderTerm(r, t)
-		}
-		b.WriteString(" order by " + strings.Join(terms, ", "))
-	}
+	b.WriteString(g.where(r, cond))
+	b.WriteString(g.groupBy(r))
+	b.WriteString(g.orderBy(r))
 	if r.Range.Limit != nil {
 		b.WriteString(" limit " + g.param(strconv.FormatInt(*r.Range.Limit, 10)))
 	}
 	if r.Range.Offset != 0 {
 		b.WriteString(" offset " + g.param(strconv.FormatInt(r.Range.Offset, 10)))
 	}
+	return b.String()
+}
+
+// groupBy renders a level's GROUP BY clause, "" when it has none.
+func (g *gen) groupBy(r *plan.Read) string {
+	if !r.GroupBy {
+		return ""
+	}
+	keys := g.groupKeys(r)
+	if len(keys) == 0 {
+		return ""
+	}
+	return " group by " + strings.Join(keys, ", ")
+}
+
+// orderBy renders a level's ORDER BY clause, "" when it has none.
+func (g *gen) orderBy(r *plan.Read) string {
+	if len(r.Order) == 0 {
+		return ""
+	}
+	terms := make([]string, len(r.Order))
+	for i, t := range r.Order {
+		terms[i] = g.orderTerm(r, t)
+	}
+	return " order by " + strings.Join(terms, ", ")
 }
 
 // countQuery is the root without order, limit, output or the embeds that
@@ -190,11 +202,7 @@ func (g *gen) countQuery(r *plan.Read) string {
 		}
 	}
 	b.WriteString(g.where(r, nil))
-	if r.GroupBy {
-		if keys := g.groupKeys(r); len(keys) > 0 {
-			b.WriteString(" group by " + strings.Join(keys, ", "))
-		}
-	}
+	b.WriteString(g.groupBy(r))
 	return b.String()
 }
 
@@ -205,22 +213,6 @@ func markEmbedNulls(c plan.Condition, needed map[*plan.Embed]bool) {
 	for _, ch := range c.Children {
 		markEmbedNulls(ch, needed)
 	}
-}
-
-// from renders the FROM clause with a lateral join per embed, and
-// returns the conditions that tie this level to its parent.
-func (g *gen) from(r *plan.Read, join string) (string, []string) {
-	var b strings.Builder
-	b.WriteString("from ")
-	var where []string
-	if join != "" {
-		where = append(where, join)
-	}
-	b.WriteString(g.fromItem(r, join == ""))
-	for _, e := range r.Embeds {
-		b.WriteString(g.lateral(r, e))
-	}
-	return b.String(), where
 }
 
 // fromItem is a level's relation with its alias; the root's may be
@@ -242,7 +234,7 @@ func (g *gen) lateral(parent *plan.Read, e *plan.Embed) string {
 		joinKind = " inner join lateral "
 	}
 	from, cond := g.relationshipSource(parent, e)
-	inner := g.embeddedQuery(c, from, cond)
+	inner := g.query(c, from, cond)
 	if e.ToOne() {
 		return joinKind + "(" + inner + ") as " + QuoteIdent(c.Alias+"_r") + " on true"
 	}
@@ -254,26 +246,12 @@ func (g *gen) lateral(parent *plan.Read, e *plan.Embed) string {
 		QuoteIdent(c.Alias+"_r") + ") as " + QuoteIdent(c.Alias+"_agg") + " on " + on
 }
 
-// embeddedQuery renders an embedded level whose FROM is given.
-func (g *gen) embeddedQuery(c *plan.Read, from string, cond []string) string {
-	var b strings.Builder
-	b.WriteString("select ")
-	b.WriteString(strings.Join(g.selectList(c), ", "))
-	b.WriteString(" from " + from)
-	for _, e := range c.Embeds {
-		b.WriteString(g.lateral(c, e))
-	}
-	b.WriteString(g.where(c, cond))
-	g.tail(&b, c)
-	return b.String()
-}
-
 // relationshipSource is the embedded relation's FROM item and the
 // conditions joining it to the parent row.
 func (g *gen) relationshipSource(parent *plan.Read, e *plan.Embed) (string, []string) {
 	c := e.Plan
 	rs := e.Relationship
-	target := QualifiedName(c.Relation.Schema, c.Relation.Name) + " as " + QuoteIdent(c.Alias)
+	target := g.fromItem(c, false)
 	p, ch := QuoteIdent(parent.Alias), QuoteIdent(c.Alias)
 	var cond []string
 	switch {

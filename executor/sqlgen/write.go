@@ -201,14 +201,7 @@ func (g *gen) writeWhere(m Mutation, table, alias string) string {
 	if m.Limit == nil && m.Offset == 0 {
 		return g.where(w, nil)
 	}
-	inner := "select " + alias + ".ctid from " + table + " as " + alias + g.where(w, nil)
-	if len(w.Order) > 0 {
-		terms := make([]string, len(w.Order))
-		for i, t := range w.Order {
-			terms[i] = g.orderTerm(w, t)
-		}
-		inner += " order by " + strings.Join(terms, ", ")
-	}
+	inner := "select " + alias + ".ctid from " + table + " as " + alias + g.where(w, nil) + g.orderBy(w)
 	if m.Limit != nil {
 		inner += " limit " + g.param(strconv.FormatInt(*m.Limit, 10))
 	}
