@@ -31,3 +31,18 @@ func BenchmarkAuthenticateCached(b *testing.B) { benchmarkAuthenticate(b, 1000) 
 
 // BenchmarkAuthenticateUncached verifies an HS256 token every time.
 func BenchmarkAuthenticateUncached(b *testing.B) { benchmarkAuthenticate(b, 0) }
+
+// TestHotPathDoesNotAllocate guards what the benchmarks measure: a cached
+// token and a request without a token cost no allocation.
+func TestHotPathDoesNotAllocate(t *testing.T) {
+	v := newVerifier(t, Config{Secret: testSecret, AnonRole: "web_anon", CacheMaxEntries: 1000})
+	tok := "Bearer " + hs256(t, jwt.MapClaims{"role": "author", "exp": t0.Unix() + 3600})
+	if _, err := v.Authenticate(tok); err != nil {
+		t.Fatal(err)
+	}
+	for _, header := range []string{tok, ""} {
+		if n := testing.AllocsPerRun(100, func() { _, _ = v.Authenticate(header) }); n != 0 {
+			t.Errorf("Authenticate(%.20q) allocates %v times per call, want 0", header, n)
+		}
+	}
+}

@@ -131,6 +131,7 @@ func TestNewTokenCacheShards(t *testing.T) {
 	}{
 		{"a small cache has one shard", 100, 1},
 		{"a thousand entries spread over eight shards", 1000, 8},
+		{"a bound that does not divide evenly loses no entry", 1001, 8},
 		{"a large cache stops at sixteen shards", 1 << 20, 16},
 	}
 	for _, tc := range tests {

@@ -28,6 +28,7 @@ func TestParseRolePath(t *testing.T) {
 		{"a JSONPath single-quoted key keeps dots and slashes", "$['https://example.com/role']", rolePath{key("https://example.com/role")}},
 		{"a JSONPath double-quoted key is read", `$["a.b"].c`, rolePath{key("a.b"), key("c")}},
 		{"JSONPath escapes are decoded", `$['it\'s \u00e9\ud83d\ude00']`, rolePath{key("it's é😀")}},
+		{"JSONPath control and slash escapes are decoded", `$["\b\f\n\r\t\/\\\""]`, rolePath{key("\b\f\n\r\t/\\\"")}},
 		{"a JSONPath index may follow a quoted key", `$['roles'][2]`, rolePath{key("roles"), idx(2)}},
 	}
 	for _, tc := range tests {
@@ -46,7 +47,7 @@ func TestParseRolePath(t *testing.T) {
 func TestParseRolePathRefusesBadPaths(t *testing.T) {
 	for _, path := range []string{
 		"role", "$", ".", "$role", "..role", ".role.", ".roles[", ".roles[x]", ".roles[1", `."open`,
-		`$['open`, `$['a'`, `$['\q']`, `$['\u12']`, ".a b", "[0]", ".roles[?(@ == 'x')]",
+		`$['open`, `$['a'`, `$['a\`, `$['\q']`, `$['\u12']`, ".a b", "[0]", ".roles[?(@ == 'x')]",
 	} {
 		t.Run("the path "+path+" is refused", func(t *testing.T) {
 			if p, err := parseRolePath(path); err == nil {

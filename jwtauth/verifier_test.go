@@ -17,6 +17,7 @@ func TestAuthenticate(t *testing.T) {
 	withAud := Config{Secret: testSecret, AnonRole: "web_anon", Audience: "api"}
 	unix := t0.Unix()
 	author := hs256(t, jwt.MapClaims{"role": "author", "exp": unix + 3600})
+	notJSON := rawToken(t, `{"alg":"HS256"}`, `not json`)
 
 	tests := []struct {
 		name   string
@@ -73,6 +74,13 @@ func TestAuthenticate(t *testing.T) {
 			fails("PGRST303", "Parsing claims failed")},
 		{"a token whose payload is null is refused", base, "Bearer " + rawToken(t, `{"alg":"HS256"}`, `null`),
 			fails("PGRST303", "Parsing claims failed")},
+		{"a signed token whose payload is not JSON is refused as unparsable claims", base,
+			"Bearer " + notJSON, fails("PGRST303", "Parsing claims failed")},
+		{"a token whose payload is not JSON and whose signature is wrong is refused", base,
+			"Bearer " + notJSON[:len(notJSON)-4] + "AAAA",
+			fails("PGRST301", "JWT cryptographic operation failed")},
+		{"a token whose header is not base64url is refused", base, "Bearer !!!.e30.sig",
+			fails("PGRST301", "JWT cryptographic operation failed")},
 
 		{"a token that expired 20 seconds ago is accepted within the skew", base,
 			"Bearer " + hs256(t, jwt.MapClaims{"role": "author", "exp": unix - 20}), ok("author", true)},
