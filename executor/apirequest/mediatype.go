@@ -18,9 +18,6 @@ const (
 	MediaSingleObject                  // application/vnd.pgrst.object+json: exactly one object
 	MediaCSV                           // text/csv
 	MediaOpenAPI                       // application/openapi+json (the root)
-	MediaTextPlain                     // text/plain, from a function returning text
-	MediaOctetStream                   // application/octet-stream, from a function returning bytea
-	MediaXML                           // text/xml, from a function returning xml
 )
 
 // Representation is the negotiated response format.
@@ -42,12 +39,6 @@ func (r Representation) ContentType() string {
 		return "text/csv; charset=utf-8"
 	case MediaOpenAPI:
 		return "application/openapi+json; charset=utf-8"
-	case MediaTextPlain:
-		return "text/plain; charset=utf-8"
-	case MediaOctetStream:
-		return "application/octet-stream"
-	case MediaXML:
-		return "text/xml; charset=utf-8"
 	}
 	if r.StripNulls {
 		return "application/vnd.pgrst.array+json; nulls=stripped; charset=utf-8"
@@ -60,7 +51,6 @@ type acceptItem struct {
 	typ    string
 	params map[string]string
 	q      float64
-	order  int
 }
 
 // Negotiate picks the representation for an Accept header among offered,
@@ -96,9 +86,9 @@ func matches(it acceptItem, m MediaType) (Representation, bool) {
 	case "*/*":
 		return Representation{Media: m}, true
 	case "application/*":
-		return Representation{Media: m}, m == MediaJSON || m == MediaOpenAPI || m == MediaOctetStream
+		return Representation{Media: m}, m == MediaJSON || m == MediaOpenAPI
 	case "text/*":
-		return Representation{Media: m}, m == MediaCSV || m == MediaTextPlain || m == MediaXML
+		return Representation{Media: m}, m == MediaCSV
 	case "application/json":
 		return Representation{Media: MediaJSON}, m == MediaJSON
 	case "application/vnd.pgrst.array+json", "application/vnd.pgrst.array":
@@ -109,12 +99,6 @@ func matches(it acceptItem, m MediaType) (Representation, bool) {
 		return Representation{Media: MediaCSV}, m == MediaCSV
 	case "application/openapi+json":
 		return Representation{Media: MediaOpenAPI}, m == MediaOpenAPI
-	case "text/plain":
-		return Representation{Media: MediaTextPlain}, m == MediaTextPlain
-	case "application/octet-stream":
-		return Representation{Media: MediaOctetStream}, m == MediaOctetStream
-	case "text/xml":
-		return Representation{Media: MediaXML}, m == MediaXML
 	}
 	return Representation{}, false
 }
@@ -122,7 +106,7 @@ func matches(it acceptItem, m MediaType) (Representation, bool) {
 // parseAccept reads media ranges, sorted by q (stable on position).
 func parseAccept(accept string) []acceptItem {
 	var items []acceptItem
-	for i, part := range strings.Split(accept, ",") {
+	for _, part := range strings.Split(accept, ",") {
 		part = strings.TrimSpace(part)
 		if part == "" {
 			continue
@@ -138,7 +122,7 @@ func parseAccept(accept string) []acceptItem {
 				q = f
 			}
 		}
-		items = append(items, acceptItem{typ: typ, params: params, q: q, order: i})
+		items = append(items, acceptItem{typ: typ, params: params, q: q})
 	}
 	sort.SliceStable(items, func(a, b int) bool { return items[a].q > items[b].q })
 	return items
