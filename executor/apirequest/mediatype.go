@@ -106,7 +106,7 @@ func matches(it acceptItem, m MediaType) (Representation, bool) {
 // parseAccept reads media ranges, sorted by q (stable on position).
 func parseAccept(accept string) []acceptItem {
 	var items []acceptItem
-	for _, part := range strings.Split(accept, ",") {
+	for part := range strings.SplitSeq(accept, ",") {
 		part = strings.TrimSpace(part)
 		if part == "" {
 			continue

@@ -42,7 +42,7 @@ func ParsePreferences(headers []string) (Preferences, *apierr.Error) {
 	var p Preferences
 	seen := map[string]bool{}
 	for _, h := range headers {
-		for _, token := range strings.Split(h, ",") {
+		for token := range strings.SplitSeq(h, ",") {
 			token = strings.TrimSpace(token)
 			if token == "" {
 				continue

@@ -28,16 +28,21 @@ func isSimpleName(s string) bool {
 	return true
 }
 
+// fastTreePath reads a key of plain names; a key without a dot, the
+// usual filter, is read without allocating.
 func fastTreePath(key string) (treePath, bool) {
-	parts := strings.Split(key, ".")
-	for _, p := range parts {
-		if !isSimpleName(p) {
-			return treePath{}, false
-		}
+	dot := strings.LastIndexByte(key, '.')
+	tp := treePath{field: Field{Name: key[dot+1:]}}
+	if !isSimpleName(tp.field.Name) {
+		return treePath{}, false
 	}
-	tp := treePath{field: Field{Name: parts[len(parts)-1]}}
-	if len(parts) > 1 {
-		tp.path = parts[:len(parts)-1]
+	if dot >= 0 {
+		tp.path = strings.Split(key[:dot], ".")
+		for _, p := range tp.path {
+			if !isSimpleName(p) {
+				return treePath{}, false
+			}
+		}
 	}
 	return tp, true
 }

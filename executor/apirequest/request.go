@@ -84,14 +84,14 @@ func Parse(r *http.Request, schemas []string) (*Request, *apierr.Error) {
 
 // route reads the path and method into Target, Name and Action.
 func (req *Request) route(path, method string) *apierr.Error {
-	segments := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	first, second, nested := strings.Cut(strings.TrimPrefix(path, "/"), "/")
 	switch {
 	case path == "/" || path == "":
 		req.Target = TargetRoot
-	case len(segments) == 1 && segments[0] != "":
-		req.Target, req.Name = TargetRelation, segments[0]
-	case len(segments) == 2 && segments[0] == "rpc" && segments[1] != "":
-		req.Target, req.Name = TargetFunction, segments[1]
+	case !nested && first != "":
+		req.Target, req.Name = TargetRelation, first
+	case nested && first == "rpc" && second != "" && !strings.Contains(second, "/"):
+		req.Target, req.Name = TargetFunction, second
 	default:
 		return apierr.InvalidResourcePath()
 	}
@@ -173,7 +173,7 @@ func (req *Request) readBody(r *http.Request) *apierr.Error {
 	if err != nil {
 		return apierr.UnsupportedContentType(ct)
 	}
-	req.ContentType = strings.ToLower(mt)
+	req.ContentType = mt // ParseMediaType lower-cases it
 	if r.Body == nil {
 		return nil
 	}
