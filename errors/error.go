@@ -64,6 +64,9 @@ const ProxyStatusName = "pgrest"
 // It is the only place pgrest writes an error.
 func Write(w http.ResponseWriter, r *http.Request, e *Error) {
 	h := w.Header()
+	// A Content-Range set for a page that then failed is stale; one the
+	// error brings (a 416's */total) is not, so clear before copying.
+	h.Del("Content-Range")
 	for k, vs := range e.Headers {
 		h.Del(k)
 		for _, v := range vs {
@@ -74,7 +77,6 @@ func Write(w http.ResponseWriter, r *http.Request, e *Error) {
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Set("Proxy-Status", ProxyStatusName+"; error="+e.Code)
 	h.Set("Content-Length", strconv.Itoa(len(payload)))
-	h.Del("Content-Range")
 	status := e.Status
 	if status < 100 || status > 999 {
 		status = http.StatusInternalServerError

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -54,7 +55,8 @@ func TestStatusForSQLState(t *testing.T) {
 		{"22023", `role "nobody" does not exist`, true, 401},
 		{"22023", "invalid value", true, 400},
 		{"PT402", "", false, 402}, {"PT404", "", false, 404}, {"PT201", "", false, 201},
-		{"PTabc", "", false, 500},
+		{"PTabc", "", false, 500}, {"PT099", "", false, 500},
+		{"4", "", false, 400},
 	}
 	for _, tt := range tests {
 		name := tt.code + " maps to its status"
@@ -110,6 +112,14 @@ func TestRaisePGRST(t *testing.T) {
 			`{"code":"c","message":"m"}`, `{"status":"x"}`, 500, "PGRST121", ""},
 		{"a status outside HTTP's range is PGRST121",
 			`{"code":"c","message":"m"}`, `{"status":1000}`, 500, "PGRST121", ""},
+		{"a status below HTTP's range is PGRST121",
+			`{"code":"c","message":"m"}`, `{"status":99}`, 500, "PGRST121", ""},
+		{"a fractional status is PGRST121",
+			`{"code":"c","message":"m"}`, `{"status":402.5}`, 500, "PGRST121", ""},
+		{"a message followed by more JSON is PGRST121",
+			`{"code":"c","message":"m"} {}`, `{"status":400}`, 500, "PGRST121", ""},
+		{"a detail followed by more JSON is PGRST121",
+			`{"code":"c","message":"m"}`, `{"status":400} 1`, 500, "PGRST121", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -122,6 +132,15 @@ func TestRaisePGRST(t *testing.T) {
 			}
 		})
 	}
+	t.Run("the body is the one the function wrote", func(t *testing.T) {
+		e := FromDatabase(&pgconn.PgError{Code: "PGRST",
+			Message: `{"code":"123","message":"Payment Required","details":{"quota":5},"hint":null}`,
+			Detail:  `{"status":402}`}, false)
+		want := `{"code":"123","details":{"quota":5},"hint":null,"message":"Payment Required"}`
+		if got := string(e.JSON()); got != want {
+			t.Errorf("body %s, want %s", got, want)
+		}
+	})
 }
 
 func TestWrite(t *testing.T) {
@@ -161,12 +180,48 @@ func TestWrite(t *testing.T) {
 			t.Errorf("got %d %q, want 401 %q", rec.Code, got, want)
 		}
 	})
+	t.Run("the error's headers replace those already set", func(t *testing.T) {
+		rec := httptest.NewRecorder()
+		rec.Header().Set("WWW-Authenticate", "Basic")
+		Write(rec, httptest.NewRequest("GET", "/", nil), JWTTokenRequired())
+		if got := rec.Header().Values("WWW-Authenticate"); len(got) != 1 || got[0] != "Bearer" {
+			t.Errorf("WWW-Authenticate %q, want only Bearer", got)
+		}
+	})
+	t.Run("a status outside HTTP's range is sent as 500", func(t *testing.T) {
+		rec := httptest.NewRecorder()
+		Write(rec, httptest.NewRequest("GET", "/", nil), &Error{Status: 42, Code: "c", Message: "m"})
+		if rec.Code != http.StatusInternalServerError || rec.Header().Get("Proxy-Status") != "pgrest; error=c" {
+			t.Errorf("got %d, Proxy-Status %q", rec.Code, rec.Header().Get("Proxy-Status"))
+		}
+	})
+	t.Run("details that cannot be encoded are dropped, keeping the shape", func(t *testing.T) {
+		rec := httptest.NewRecorder()
+		Write(rec, httptest.NewRequest("GET", "/", nil), &Error{Status: 500, Code: "c", Message: "m", Details: func() {}, Hint: "h"})
+		want := `{"code":"c","details":null,"hint":null,"message":"m"}`
+		if got := rec.Body.String(); got != want {
+			t.Errorf("body %s, want %s", got, want)
+		}
+		if got := rec.Header().Get("Content-Length"); got != strconv.Itoa(len(want)) {
+			t.Errorf("Content-Length %s, want %d", got, len(want))
+		}
+	})
 	t.Run("a stale Content-Range is removed", func(t *testing.T) {
 		rec := httptest.NewRecorder()
 		rec.Header().Set("Content-Range", "0-1/*")
 		Write(rec, httptest.NewRequest("GET", "/", nil), Singularity(2))
 		if rec.Header().Get("Content-Range") != "" {
 			t.Error("Content-Range kept on an error")
+		}
+	})
+	t.Run("an error's own Content-Range is sent", func(t *testing.T) {
+		rec := httptest.NewRecorder()
+		rec.Header().Set("Content-Range", "0-1/*")
+		e := RangeOutOfBounds(5, 3)
+		e.Headers = http.Header{"Content-Range": {"*/3"}}
+		Write(rec, httptest.NewRequest("GET", "/", nil), e)
+		if got := rec.Header().Get("Content-Range"); got != "*/3" {
+			t.Errorf("Content-Range %q, want */3", got)
 		}
 	})
 }
@@ -186,7 +241,9 @@ func TestEveryConstructorHasItsCodeAndStatus(t *testing.T) {
 		{GucHeaders(), "PGRST111", 500}, {GucStatus(), "PGRST112", 500},
 		{PutLimitNotAllowed(), "PGRST114", 400}, {PutMatchingPK(), "PGRST115", 400},
 		{Singularity(2), "PGRST116", 406}, {UnsupportedMethod("TRACE"), "PGRST117", 405},
-		{RelatedOrderNotToOne("a", "b"), "PGRST118", 400}, {UnacceptableFilter("x"), "PGRST120", 400},
+		{RangeOutOfBounds(10, 2), "PGRST103", 416}, {NotAcceptable([]string{"text/csv"}), "PGRST107", 406},
+		{RelatedOrderNotToOne("a", "b"), "PGRST118", 400}, {SpreadNotToOne("a", "b"), "PGRST119", 400},
+		{UnacceptableFilter("x"), "PGRST120", 400},
 		{RaiseParse("d", "h"), "PGRST121", 500}, {InvalidPreferences([]string{"x"}), "PGRST122", 400},
 		{AggregatesNotAllowed(), "PGRST123", 400}, {MaxAffectedViolation(3), "PGRST124", 400},
 		{InvalidResourcePath(), "PGRST125", 404}, {OpenAPIDisabled(), "PGRST126", 404},
