@@ -1,6 +1,10 @@
 package executor
 
-import "time"
+import (
+	"time"
+
+	"github.com/pgrest/caddy-pgrest/executor/schema"
+)
 
 // TxEnd says how each request's transaction ends (db_tx_end).
 type TxEnd string
@@ -37,11 +41,9 @@ const (
 	LegacyClaimsFalse = "false"
 )
 
-// Setting is one app_settings entry, set per request with set_config.
-type Setting struct {
-	Name  string
-	Value string
-}
+// Setting is one app_settings entry, set per request with set_config;
+// the same shape as a function's SET clause.
+type Setting = schema.Setting
 
 // Config is the executor's part of the handler configuration, with
 // defaults already applied.

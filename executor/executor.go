@@ -34,8 +34,11 @@ type Executor struct {
 	cacheErr atomic.Pointer[apierr.Error]
 	// reloads asks the loader for a new cache.
 	reloads chan struct{}
-	// appSettingsJSON is app_settings as the settings statement reads it.
+	// appSettingsJSON is app_settings as the settings statement reads it,
+	// and searchPaths each schema's search_path: the same for every
+	// request, so built once.
 	appSettingsJSON []byte
+	searchPaths     map[string][]byte
 	// firstAttempt is closed once the first load has been tried.
 	firstAttempt     chan struct{}
 	firstAttemptOnce sync.Once
@@ -62,7 +65,8 @@ func New(pool *pgxpool.Pool, cfg Config, logger *zap.Logger) (*Executor, error) 
 		logger:          logger,
 		reloads:         make(chan struct{}, 1),
 		firstAttempt:    make(chan struct{}),
-		appSettingsJSON: appSettingsObject(cfg.AppSettings),
+		appSettingsJSON: settingsObject(cfg.AppSettings, nil, nil),
+		searchPaths:     searchPaths(cfg.Schemas, cfg.ExtraSearchPath),
 	}, nil
 }
 

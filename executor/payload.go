@@ -18,11 +18,10 @@ type payload struct {
 	keys []string
 	// rows is the JSON array of row objects sent to the database.
 	rows []byte
-	// single is true when the body was one object rather than an array.
-	single bool
-	// first is the first row, for key checks (PUT).
-	first map[string]json.RawMessage
-	count int
+	// object is the body's one row when it was an object (or a form)
+	// rather than an array; PATCH sends it alone.
+	object []byte
+	count  int
 }
 
 // parsePayload reads a body in the given media type. anyKeys (columns=
@@ -48,13 +47,13 @@ func jsonPayload(body []byte, anyKeys bool) (*payload, *apierr.Error) {
 	}
 	switch body[0] {
 	case '{':
-		keys, first, err := objectKeys(body)
+		keys, err := objectKeys(body)
 		if err != nil {
 			return nil, apierr.InvalidBody("Empty or invalid json")
 		}
 		rows := make([]byte, 0, len(body)+2)
 		rows = append(append(append(rows, '['), body...), ']')
-		return &payload{keys: keys, rows: rows, single: true, first: first, count: 1}, nil
+		return &payload{keys: keys, rows: rows, object: body, count: 1}, nil
 	case '[':
 		var elems []json.RawMessage
 		if err := json.Unmarshal(body, &elems); err != nil {
@@ -63,12 +62,12 @@ func jsonPayload(body []byte, anyKeys bool) (*payload, *apierr.Error) {
 		p := &payload{rows: body, count: len(elems)}
 		var want map[string]bool
 		for i, el := range elems {
-			keys, obj, err := objectKeys(el)
+			keys, err := objectKeys(el)
 			if err != nil {
 				return nil, apierr.InvalidBody("All object keys must match")
 			}
 			if i == 0 {
-				p.keys, p.first = keys, obj
+				p.keys = keys
 				want = make(map[string]bool, len(keys))
 				for _, k := range keys {
 					want[k] = true
@@ -95,25 +94,23 @@ func jsonPayload(body []byte, anyKeys bool) (*payload, *apierr.Error) {
 	return nil, apierr.InvalidBody("Empty or invalid json")
 }
 
-// objectKeys returns a JSON object's keys in order, and the object.
-func objectKeys(raw []byte) ([]string, map[string]json.RawMessage, error) {
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &obj); err != nil {
-		return nil, nil, err
-	}
-	if obj == nil {
-		return nil, nil, errors.New("not an object")
-	}
+// objectKeys returns a JSON object's keys in order. raw is already known
+// to be valid JSON; anything but an object is an error.
+func objectKeys(raw []byte) ([]string, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
-	if _, err := dec.Token(); err != nil { // {
-		return nil, nil, err
+	t, err := dec.Token()
+	if err != nil {
+		return nil, err
 	}
-	keys := make([]string, 0, len(obj))
-	seen := make(map[string]bool, len(obj))
+	if d, ok := t.(json.Delim); !ok || d != '{' {
+		return nil, errors.New("not an object")
+	}
+	var keys []string
+	seen := map[string]bool{}
 	for dec.More() {
 		t, err := dec.Token()
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		k := t.(string)
 		if !seen[k] {
@@ -122,10 +119,10 @@ func objectKeys(raw []byte) ([]string, map[string]json.RawMessage, error) {
 		}
 		var skip json.RawMessage
 		if err := dec.Decode(&skip); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
-	return keys, obj, nil
+	return keys, nil
 }
 
 // formPayload reads one row from a form body; values are strings.
@@ -147,11 +144,9 @@ func formPayload(body []byte) (*payload, *apierr.Error) {
 		}
 		obj[key] = val
 	}
-	raw, _ := json.Marshal(obj)
-	first := map[string]json.RawMessage{}
-	_ = json.Unmarshal(raw, &first)
-	rows, _ := json.Marshal([]map[string]string{obj})
-	return &payload{keys: keys, rows: rows, single: true, first: first, count: 1}, nil
+	object, _ := json.Marshal(obj)
+	rows := append(append([]byte{'['}, object...), ']')
+	return &payload{keys: keys, rows: rows, object: object, count: 1}, nil
 }
 
 // csvPayload reads a header line and rows; an unquoted NULL is null.
@@ -184,10 +179,5 @@ func csvPayload(body []byte) (*payload, *apierr.Error) {
 	if rows == nil {
 		raw = []byte("[]")
 	}
-	p := &payload{keys: header, rows: raw, count: len(rows)}
-	if len(rows) > 0 {
-		first, _ := json.Marshal(rows[0])
-		_ = json.Unmarshal(first, &p.first)
-	}
-	return p, nil
+	return &payload{keys: header, rows: raw, count: len(rows)}, nil
 }

@@ -28,7 +28,6 @@ type txSpec struct {
 // txResult is what one statement returned.
 type txResult struct {
 	rows [][][]byte
-	tag  pgconn.CommandTag
 }
 
 // txDecision looks at the main statement's result and says whether to
@@ -181,7 +180,7 @@ func readResult(p *pgconn.Pipeline, keep bool) (*txResult, error) {
 		}
 		res.rows = append(res.rows, row)
 	}
-	res.tag, err = rr.Close()
+	_, err = rr.Close()
 	return res, err
 }
 

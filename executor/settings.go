@@ -30,56 +30,63 @@ const (
 )
 
 // settingsStatement builds the settings statement for one request.
+// extra are settings of this request only (a function's SET clauses).
 func (e *Executor) settingsStatement(r *http.Request, id jwtauth.Identity, schemaName string, legacy bool, extra []schema.Setting) sqlgen.Statement {
 	role := []byte(id.Role)
 	method := []byte(r.Method)
 	path := []byte(r.URL.Path)
 	headers := headersJSON(r)
 	cookies := cookiesJSON(r)
-	searchPath := []byte(e.searchPath(schemaName))
+	searchPath := e.searchPaths[schemaName]
+	object := e.appSettingsJSON
 	if legacy || len(extra) > 0 {
-		m := map[string]string{}
-		for _, s := range e.cfg.AppSettings {
-			m[s.Name] = s.Value
-		}
-		for _, s := range extra {
-			m[s.Name] = s.Value
-		}
+		var claims map[string]string
 		if legacy {
-			for k, v := range legacyClaims(id) {
-				m["request.jwt.claim."+k] = v
-			}
-			extraJSON, _ := json.Marshal(m)
-			return sqlgen.Statement{SQL: legacySettingsSQL,
-				Args: [][]byte{role, method, path, headers, cookies, searchPath, extraJSON}}
+			claims = legacyClaims(id)
 		}
-		extraJSON, _ := json.Marshal(m)
-		return sqlgen.Statement{SQL: settingsSQL,
-			Args: [][]byte{role, []byte(id.ClaimsJSON), method, path, headers, cookies, searchPath, extraJSON}}
+		object = settingsObject(e.cfg.AppSettings, extra, claims)
+	}
+	if legacy {
+		return sqlgen.Statement{SQL: legacySettingsSQL,
+			Args: [][]byte{role, method, path, headers, cookies, searchPath, object}}
 	}
 	return sqlgen.Statement{SQL: settingsSQL,
-		Args: [][]byte{role, []byte(id.ClaimsJSON), method, path, headers, cookies, searchPath, e.appSettingsJSON}}
+		Args: [][]byte{role, []byte(id.ClaimsJSON), method, path, headers, cookies, searchPath, object}}
 }
 
-// appSettingsObject renders app_settings as the JSON object the settings
-// statement reads; it is the same for every request, so it is built once.
-func appSettingsObject(settings []Setting) []byte {
-	m := make(map[string]string, len(settings))
-	for _, s := range settings {
+// settingsObject renders the variable settings as the JSON object the
+// settings statement reads: app settings, then extra ones (which win),
+// then each claim as request.jwt.claim.<name>. Without extra settings
+// and claims it is the same for every request, and the executor builds it
+// once.
+func settingsObject(app, extra []schema.Setting, claims map[string]string) []byte {
+	m := make(map[string]string, len(app)+len(extra)+len(claims))
+	for _, s := range app {
 		m[s.Name] = s.Value
+	}
+	for _, s := range extra {
+		m[s.Name] = s.Value
+	}
+	for k, v := range claims {
+		m["request.jwt.claim."+k] = v
 	}
 	b, _ := json.Marshal(m)
 	return b
 }
 
-// searchPath is the request's schema followed by db_extra_search_path.
-func (e *Executor) searchPath(schema string) string {
-	parts := make([]string, 0, 1+len(e.cfg.ExtraSearchPath))
-	parts = append(parts, sqlgen.QuoteIdent(schema))
-	for _, s := range e.cfg.ExtraSearchPath {
+// searchPaths renders, for each exposed schema, the search_path of its
+// requests: the schema followed by db_extra_search_path.
+func searchPaths(schemas, extra []string) map[string][]byte {
+	paths := make(map[string][]byte, len(schemas))
+	for _, s := range schemas {
+		parts := make([]string, 0, 1+len(extra))
 		parts = append(parts, sqlgen.QuoteIdent(s))
+		for _, x := range extra {
+			parts = append(parts, sqlgen.QuoteIdent(x))
+		}
+		paths[s] = []byte(strings.Join(parts, ", "))
 	}
-	return strings.Join(parts, ", ")
+	return paths
 }
 
 // headersJSON is request.headers: lower-case names, repeated headers
@@ -129,6 +136,9 @@ func appendJSONString(b []byte, s string) []byte {
 
 // cookiesJSON is request.cookies: cookie name to value.
 func cookiesJSON(r *http.Request) []byte {
+	if len(r.Header["Cookie"]) == 0 {
+		return []byte("{}") // most API requests carry none
+	}
 	cookies := r.Cookies()
 	m := make(map[string]string, len(cookies))
 	for _, c := range cookies {

@@ -32,15 +32,46 @@ func TestHeadersJSON(t *testing.T) {
 	}
 }
 
-func TestAppSettingsObject(t *testing.T) {
-	var got map[string]string
-	if err := json.Unmarshal(appSettingsObject([]Setting{{"app.a", "1"}, {"app.b", `"x"`}}), &got); err != nil {
-		t.Fatal(err)
+func TestSettingsObject(t *testing.T) {
+	t.Run("app settings, extra settings over them, and claims", func(t *testing.T) {
+		var got map[string]string
+		obj := settingsObject([]Setting{{Name: "app.a", Value: "1"}, {Name: "app.b", Value: `"x"`}},
+			[]Setting{{Name: "app.a", Value: "2"}}, map[string]string{"email": "a@b.c"})
+		if err := json.Unmarshal(obj, &got); err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{"app.a": "2", "app.b": `"x"`, "request.jwt.claim.email": "a@b.c"}
+		if len(got) != len(want) {
+			t.Fatalf("got %v, want %v", got, want)
+		}
+		for k, v := range want {
+			if got[k] != v {
+				t.Errorf("%s = %q, want %q", k, got[k], v)
+			}
+		}
+	})
+	t.Run("no settings are an empty object", func(t *testing.T) {
+		if got := string(settingsObject(nil, nil, nil)); got != "{}" {
+			t.Errorf("got %s", got)
+		}
+	})
+}
+
+func TestSearchPaths(t *testing.T) {
+	got := searchPaths([]string{"api", `we"ird`}, []string{"public", "ext"})
+	if string(got["api"]) != `"api", "public", "ext"` || string(got[`we"ird`]) != `"we""ird", "public", "ext"` {
+		t.Errorf("got %q", got)
 	}
-	if got["app.a"] != "1" || got["app.b"] != `"x"` || len(got) != 2 {
-		t.Errorf("got %v", got)
+}
+
+func TestCookiesJSON(t *testing.T) {
+	r := httptest.NewRequest("GET", "/", nil)
+	if got := string(cookiesJSON(r)); got != "{}" {
+		t.Errorf("no cookie: got %s", got)
 	}
-	if string(appSettingsObject(nil)) != "{}" {
-		t.Errorf("no settings must be an empty object, got %s", appSettingsObject(nil))
+	r.Header.Set("Cookie", "a=1; b=two")
+	var m map[string]string
+	if err := json.Unmarshal(cookiesJSON(r), &m); err != nil || m["a"] != "1" || m["b"] != "two" || len(m) != 2 {
+		t.Errorf("got %v, %v", m, err)
 	}
 }

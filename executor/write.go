@@ -81,11 +81,11 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 			}
 		}
 	case apirequest.ActionUpdate:
-		if !body.single {
+		if body.object == nil {
 			return nil, apierr.InvalidBody("A PATCH body must be a single JSON object")
 		}
 		m.Kind, m.Where, m.Limit, m.Offset = sqlgen.Update, where, limit, offset
-		m.Payload = body.rows[1 : len(body.rows)-1]
+		m.Payload = body.object
 	case apirequest.ActionDelete:
 		m.Kind, m.Where, m.Limit, m.Offset = sqlgen.Delete, where, limit, offset
 	case apirequest.ActionUpsert:

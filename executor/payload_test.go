@@ -1,0 +1,58 @@
+package executor
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestParsePayload(t *testing.T) {
+	tests := []struct {
+		name, contentType, body string
+		anyKeys                 bool
+		wantKeys                []string
+		wantRows, wantObject    string
+		wantCount               int
+		wantErr                 string
+	}{
+		{"an object is one row, keys in body order", "application/json", ` {"b":1,"a":{"x":[1]}} `, false,
+			[]string{"b", "a"}, `[{"b":1,"a":{"x":[1]}}]`, `{"b":1,"a":{"x":[1]}}`, 1, ""},
+		{"an array of objects with the same keys", "application/json", `[{"a":1,"b":2},{"b":3,"a":4}]`, false,
+			[]string{"a", "b"}, `[{"a":1,"b":2},{"b":3,"a":4}]`, "", 2, ""},
+		{"an empty array has no rows", "application/json", `[]`, false, nil, `[]`, "", 0, ""},
+		{"objects with different keys are refused", "application/json", `[{"a":1},{"b":2}]`, false,
+			nil, "", "", 0, "All object keys must match"},
+		{"objects with different keys pass with columns=", "application/json", `[{"a":1},{"b":2}]`, true,
+			[]string{"a"}, `[{"a":1},{"b":2}]`, "", 2, ""},
+		{"an array of non-objects is refused", "application/json", `[1,2]`, false, nil, "", "", 0, "All object keys must match"},
+		{"a scalar is refused", "application/json", `42`, false, nil, "", "", 0, "Empty or invalid json"},
+		{"an empty body is refused", "application/json", ``, false, nil, "", "", 0, "Empty or invalid json"},
+		{"malformed JSON is refused", "application/json", `{"a":`, false, nil, "", "", 0, "Empty or invalid json"},
+		{"a form is one row of strings", "application/x-www-form-urlencoded", `b=x+y&a=%26`, false,
+			[]string{"b", "a"}, `[{"a":"\u0026","b":"x y"}]`, `{"a":"\u0026","b":"x y"}`, 1, ""},
+		{"CSV rows take the header's keys; unquoted NULL is null", "text/csv", "a,b\n1,NULL\n\"x,y\",\n", false,
+			[]string{"a", "b"}, `[{"a":"1","b":null},{"a":"x,y","b":""}]`, "", 2, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := parsePayload(tt.contentType, []byte(tt.body), tt.anyKeys)
+			if tt.wantErr != "" {
+				if err == nil || err.Code != "PGRST102" || err.Message != tt.wantErr {
+					t.Fatalf("got %+v, %v; want PGRST102 %q", p, err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(p.keys, tt.wantKeys) || string(p.rows) != tt.wantRows ||
+				string(p.object) != tt.wantObject || p.count != tt.wantCount {
+				t.Errorf("got keys %v rows %s object %s count %d", p.keys, p.rows, p.object, p.count)
+			}
+		})
+	}
+	t.Run("another media type is 415 PGRST107", func(t *testing.T) {
+		if _, err := parsePayload("text/xml", []byte("<a/>"), false); err == nil || err.Code != "PGRST107" || err.Status != 415 {
+			t.Fatalf("got %v", err)
+		}
+	})
+}
