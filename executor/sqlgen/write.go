@@ -72,16 +72,16 @@ func Write(m Mutation, p *plan.Read, opts WriteOptions) Statement {
 	case Delete:
 		mut = "delete from " + table + " as " + alias + g.writeWhere(m, table, alias)
 	}
-	cols := make([]string, len(m.Relation.Columns))
-	for i, c := range m.Relation.Columns {
-		cols[i] = QuoteIdent(c.Name)
-	}
-	returning := " returning " + alias + ".*"
-	rows := "select " + strings.Join(cols, ", ") + " from pgrst_mutation"
-	if opts.Minimal {
-		// Counting needs a row each, not its columns; RETURNING 1 reads no
-		// column, so the role needs no SELECT privilege to write.
-		returning, rows = " returning 1", "select from pgrst_mutation"
+	// Counting needs a row each, not its columns; RETURNING 1 reads no
+	// column, so the role needs no SELECT privilege to write.
+	returning, rows := " returning 1", "select from pgrst_mutation"
+	if !opts.Minimal {
+		cols := make([]string, len(m.Relation.Columns))
+		for i, c := range m.Relation.Columns {
+			cols[i] = QuoteIdent(c.Name)
+		}
+		returning = " returning " + alias + ".*"
+		rows = "select " + strings.Join(cols, ", ") + " from pgrst_mutation"
 	}
 	if m.Kind == Update && len(m.Columns) == 0 {
 		returning = "" // the no-op select already yields the (no) rows
@@ -113,7 +113,7 @@ func (g *gen) insert(m Mutation, table, alias string, count bool) string {
 	b.WriteString("insert into " + table + " as " + alias)
 	if len(m.Columns) == 0 {
 		// {} or [{}, ...]: rows of defaults.
-		b.WriteString(" select from pg_catalog.json_array_elements(" + g.param(string(m.Payload)) + "::json)")
+		b.WriteString(" select from pg_catalog.json_array_elements(" + g.paramBytes(m.Payload) + "::json)")
 		if count {
 			b.WriteString(" where " + countInsertedRow)
 		}
@@ -126,16 +126,16 @@ func (g *gen) insert(m Mutation, table, alias string, count bool) string {
 	b.WriteString(" (" + strings.Join(quoted, ", ") + ") select ")
 	values := make([]string, len(m.Columns))
 	for i, c := range m.Columns {
-		values[i] = "pgrst_body." + QuoteIdent(c)
+		values[i] = "pgrst_body." + quoted[i]
 		if col, ok := m.Relation.Column(c); ok && m.MissingDefault && col.HasDefault {
 			// The default expression comes from the catalog, not the
 			// request: pg_get_expr of the column's default.
-			values[i] = "case when pgrst_el.j::jsonb ? " + g.param(c) + " then pgrst_body." + QuoteIdent(c) +
+			values[i] = "case when pgrst_el.j::jsonb ? " + g.param(c) + " then " + values[i] +
 				" else " + col.Default + " end"
 		}
 	}
 	b.WriteString(strings.Join(values, ", "))
-	b.WriteString(" from pg_catalog.json_array_elements(" + g.param(string(m.Payload)) + "::json) as pgrst_el(j), " +
+	b.WriteString(" from pg_catalog.json_array_elements(" + g.paramBytes(m.Payload) + "::json) as pgrst_el(j), " +
 		"lateral pg_catalog.json_populate_record(null::" + table + ", pgrst_el.j) as pgrst_body")
 	var conds []string
 	for _, km := range m.KeyMatch {
@@ -187,7 +187,7 @@ func (g *gen) update(m Mutation, table, alias string) string {
 		sets[i] = QuoteIdent(c) + " = pgrst_body." + QuoteIdent(c)
 	}
 	return "update " + table + " as " + alias + " set " + strings.Join(sets, ", ") +
-		" from (select * from pg_catalog.json_populate_record(null::" + table + ", " + g.param(string(m.Payload)) + "::json)) as pgrst_body" +
+		" from (select * from pg_catalog.json_populate_record(null::" + table + ", " + g.paramBytes(m.Payload) + "::json)) as pgrst_body" +
 		g.writeWhere(m, table, alias)
 }
 
