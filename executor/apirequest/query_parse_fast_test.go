@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-// randomText joins n tokens drawn from tokens with a fixed seed, so the
-// corpus is the same on every run.
+// randomText joins up to maxLen tokens drawn from tokens; callers seed
+// rng with constants, so the corpus is the same on every run.
 func randomText(rng *rand.Rand, tokens []string, maxLen int) string {
 	var b strings.Builder
 	for range rng.IntN(maxLen + 1) {

@@ -314,8 +314,8 @@ func deref(p *string) string {
 	return *p
 }
 
-// The select tree, the logic tree and the order list refer to themselves;
-// package-level parsers cannot, so these are tied in init.
+// The select tree and the logic tree refer to themselves; package-level
+// parsers cannot, so these two are tied in init.
 var (
 	pFieldForest parser[[]SelectItem]
 	pLogicTree   parser[LogicNode]
