@@ -1,7 +1,5 @@
 package plan
 
-import "sort"
-
 // minSimilarity is how alike a suggestion must be, as in PostgREST's
 // table and function hints; a weaker match says more about the schema
 // than it helps.
@@ -11,10 +9,9 @@ const minSimilarity = 0.75
 // similar enough. Similarity is 1 - edit distance / longer length; ties go
 // to the alphabetically first candidate so hints are stable.
 func Closest(name string, candidates []string) string {
-	sort.Strings(candidates)
 	best, bestScore := "", 0.0
 	for _, c := range candidates {
-		if s := Similarity(name, c); s > bestScore {
+		if s := Similarity(name, c); s > bestScore || s == bestScore && c < best {
 			best, bestScore = c, s
 		}
 	}

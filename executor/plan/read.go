@@ -59,12 +59,13 @@ func BuildRead(cache *schema.Cache, rel *schema.Relation, q *apirequest.Query, o
 
 // level plans one relation and its select list.
 func (b *builder) level(rel *schema.Relation, alias string, items []apirequest.SelectItem) (*Read, *apierr.Error) {
-	r := &Read{Relation: rel, Alias: alias}
+	// Room for every item up front: appending then never moves Fields, so
+	// Output can point into it.
+	r := &Read{Relation: rel, Alias: alias, Fields: make([]Field, 0, len(items))}
 	for _, it := range items {
 		switch it.Kind {
 		case apirequest.SelectStar:
-			f := &Field{Ref: ColumnRef{Star: true}}
-			r.Fields = append(r.Fields, *f)
+			r.Fields = append(r.Fields, Field{Ref: ColumnRef{Star: true}})
 			r.Output = append(r.Output, OutputItem{Field: &r.Fields[len(r.Fields)-1]})
 		case apirequest.SelectColumn, apirequest.SelectAggregate:
 			f, err := b.field(rel, it)
@@ -81,15 +82,6 @@ func (b *builder) level(rel *schema.Relation, alias string, items []apirequest.S
 			}
 			r.Embeds = append(r.Embeds, e)
 			r.Output = append(r.Output, OutputItem{Embed: e})
-		}
-	}
-	// Output points into Fields; appends may have moved it, so rebuild
-	// the pointers now that Fields is complete.
-	fi := 0
-	for i := range r.Output {
-		if r.Output[i].Field != nil {
-			r.Output[i].Field = &r.Fields[fi]
-			fi++
 		}
 	}
 	return r, nil
@@ -133,10 +125,8 @@ func (b *builder) ref(rel *schema.Relation, fd apirequest.Field) ColumnRef {
 	ref := ColumnRef{Column: fd.Name, JSONPath: fd.JSONPath}
 	if col, ok := rel.Column(fd.Name); ok {
 		ref.Type = col.Type
-	} else {
-		if fn, ok := b.cache.ComputedColumn(rel.Schema, rel.Name, fd.Name); ok {
-			ref.Computed = fn
-		}
+	} else if fn, ok := b.cache.ComputedColumn(rel.Schema, rel.Name, fd.Name); ok {
+		ref.Computed = fn
 	}
 	return ref
 }
