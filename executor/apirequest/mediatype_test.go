@@ -37,10 +37,65 @@ func TestNegotiate(t *testing.T) {
 			}
 		})
 	}
+	t.Run("wildcards and the OpenAPI type pick among what is offered", func(t *testing.T) {
+		root := []MediaType{MediaOpenAPI, MediaJSON}
+		for _, tt := range []struct {
+			accept  string
+			offered []MediaType
+			want    MediaType
+		}{
+			{"application/*", root, MediaOpenAPI},
+			{"application/openapi+json", root, MediaOpenAPI},
+			{"application/json", root, MediaJSON},
+			{"text/*", reads, MediaCSV},
+			{"text/*, application/*", reads, MediaCSV},
+			{"application/*;q=0.1, text/*", reads, MediaCSV},
+		} {
+			got, err := Negotiate(tt.accept, tt.offered)
+			if err != nil || got != (Representation{Media: tt.want}) {
+				t.Errorf("Negotiate(%q) = %+v, %v; want %v", tt.accept, got, err, tt.want)
+			}
+		}
+		for _, accept := range []string{"text/*", "application/openapi+json"} {
+			if _, err := Negotiate(accept, []MediaType{MediaJSON}); err == nil || err.Code != "PGRST107" {
+				t.Errorf("Negotiate(%q) of JSON alone = %v, want PGRST107", accept, err)
+			}
+		}
+	})
+	t.Run("a malformed media range is named as written", func(t *testing.T) {
+		_, err := Negotiate("Image/PNG;;q", reads)
+		if err == nil || err.Message != "None of these media types are available: image/png" {
+			t.Fatalf("got %v", err)
+		}
+	})
 	t.Run("the 406 names the requested types", func(t *testing.T) {
 		_, err := Negotiate("image/png, text/html", reads)
 		if err == nil || err.Message != "None of these media types are available: image/png, text/html" {
 			t.Fatalf("got %v", err)
 		}
 	})
+}
+
+func TestRepresentationContentType(t *testing.T) {
+	tests := []struct {
+		name string
+		rep  Representation
+		want string
+	}{
+		{"JSON is an array of objects", Representation{Media: MediaJSON}, "application/json; charset=utf-8"},
+		{"JSON without nulls names the array type", Representation{Media: MediaJSON, StripNulls: true},
+			"application/vnd.pgrst.array+json; nulls=stripped; charset=utf-8"},
+		{"one object names the object type", Representation{Media: MediaSingleObject}, "application/vnd.pgrst.object+json; charset=utf-8"},
+		{"one object without nulls says so", Representation{Media: MediaSingleObject, StripNulls: true},
+			"application/vnd.pgrst.object+json; nulls=stripped; charset=utf-8"},
+		{"CSV is text/csv", Representation{Media: MediaCSV}, "text/csv; charset=utf-8"},
+		{"the API description is OpenAPI", Representation{Media: MediaOpenAPI}, "application/openapi+json; charset=utf-8"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.rep.ContentType(); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
 }

@@ -195,6 +195,7 @@ func TestParseFilters(t *testing.T) {
 		{"; separates parameters as & does", "a=eq.1;b=eq.2", []Filter{f(fld("a"), "eq", "1"), f(fld("b"), "eq", "2")}},
 		{"the first = splits key and value", "a=eq.b=c", []Filter{f(fld("a"), "eq", "b=c")}},
 		{"UTF-8 is decoded", "nom=eq.%C3%A9t%C3%A9", []Filter{f(fld("nom"), "eq", "été")}},
+		{"hex digits may be lower case", "nom=eq.%c3%a9%2a", []Filter{f(fld("nom"), "eq", "é*")}},
 		{"invalid UTF-8 becomes U+FFFD", "a=eq.%FFx", []Filter{f(fld("a"), "eq", "\uFFFDx")}},
 		{"text after a complete key is ignored, as in PostgREST", "id)=eq.1", []Filter{f(fld("id"), "eq", "1")}},
 	}

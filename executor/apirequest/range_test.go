@@ -136,6 +136,7 @@ func TestReadInteger(t *testing.T) {
 		{"a plus sign is not a number", "+5", 0, false},
 		{"a fraction is not an integer", "1.5", 0, false},
 		{"an exponent is not an integer", "1e3", 0, false},
+		{"a signed exponent is not an integer", "1E-3", 0, false},
 		{"trailing text is not a number", "12abc", 0, false},
 		{"a sign before parentheses is not a number", "-(5)", 0, false},
 		{"two minus signs are not a number", "--5", 0, false},
@@ -148,6 +149,30 @@ func TestReadInteger(t *testing.T) {
 			got, ok := readInteger(tt.in)
 			if got != tt.want || ok != tt.ok {
 				t.Errorf("readInteger(%q) = %d, %v; want %d, %v", tt.in, got, ok, tt.want, tt.ok)
+			}
+		})
+	}
+}
+
+func TestSaturatingArithmetic(t *testing.T) {
+	const maxI, minI = math.MaxInt64, math.MinInt64
+	tests := []struct {
+		name      string
+		got, want int64
+	}{
+		{"a sum in range is exact", satAdd(2, -5), -3},
+		{"a sum past the top stops there", satAdd(maxI, 1), maxI},
+		{"a sum past the bottom stops there", satAdd(minI, -1), minI},
+		{"opposite signs never overflow", satAdd(maxI, minI), -1},
+		{"a difference in range is exact", satSub(2, 5), -3},
+		{"subtracting the minimum from zero stops at the top", satSub(0, minI), maxI},
+		{"subtracting the minimum from a negative is exact", satSub(-5, minI), maxI - 4},
+		{"a difference past the bottom stops there", satSub(minI, 1), minI},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.got != tt.want {
+				t.Errorf("got %d, want %d", tt.got, tt.want)
 			}
 		})
 	}

@@ -1,8 +1,11 @@
 package apirequest
 
 import (
+	"errors"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -117,6 +120,103 @@ func TestPreferences(t *testing.T) {
 		p, _ := ParsePreferences([]string{"max-affected=-1"})
 		if p.MaxAffected != nil || len(p.Invalid) != 1 {
 			t.Fatalf("got %+v", p)
+		}
+	})
+	t.Run("every recognised preference is read", func(t *testing.T) {
+		p, err := ParsePreferences([]string{"resolution=merge-duplicates, missing=default, handling=lenient",
+			"params=single-object, timezone=Europe/Paris, count=planned"})
+		want := Preferences{Resolution: "merge-duplicates", Missing: "default", Handling: "lenient",
+			Params: "single-object", Timezone: "Europe/Paris", Count: "planned"}
+		if err != nil || !reflect.DeepEqual(p, want) {
+			t.Fatalf("got %+v %v, want %+v", p, err, want)
+		}
+	})
+	t.Run("values outside a preference's set are invalid", func(t *testing.T) {
+		tokens := []string{"return=all", "count=some", "resolution=merge", "missing=zero", "handling=loose",
+			"tx=abort", "params=multiple-objects", "timezone=", "max-affected=many", "max-affected"}
+		p, err := ParsePreferences(tokens)
+		if err != nil || !reflect.DeepEqual(p, Preferences{Invalid: tokens}) {
+			t.Fatalf("got %+v %v", p, err)
+		}
+	})
+	t.Run("a repeat of a preference already read is dropped, valid or not", func(t *testing.T) {
+		p, err := ParsePreferences([]string{"handling=strict, tx=commit", "tx=bogus, handling=lenient"})
+		if err != nil || p.Handling != "strict" || p.Tx != "commit" || p.Invalid != nil {
+			t.Fatalf("got %+v %v", p, err)
+		}
+	})
+	t.Run("a repeat after an invalid first occurrence is read", func(t *testing.T) {
+		p, _ := ParsePreferences([]string{"tx=bogus, tx=rollback"})
+		if p.Tx != "rollback" || !reflect.DeepEqual(p.Invalid, []string{"tx=bogus"}) {
+			t.Fatalf("got %+v", p)
+		}
+	})
+	t.Run("spaces around names, values and commas are dropped", func(t *testing.T) {
+		p, err := ParsePreferences([]string{" return = minimal ,, count=exact "})
+		if err != nil || p.Return != "minimal" || p.Count != "exact" || p.Invalid != nil {
+			t.Fatalf("got %+v %v", p, err)
+		}
+	})
+	t.Run("Parse refuses what strict handling refuses", func(t *testing.T) {
+		r := httptest.NewRequest("GET", "/items", nil)
+		r.Header.Add("Prefer", "handling=strict")
+		r.Header.Add("Prefer", "return=sometimes")
+		_, err := Parse(r, []string{"api"})
+		if err == nil || err.Code != "PGRST122" || err.Details != "Invalid preferences: return=sometimes" {
+			t.Fatalf("got %v", err)
+		}
+	})
+}
+
+// failingReader fails every read, as a client that drops the connection
+// mid-body does.
+type failingReader struct{}
+
+func (failingReader) Read([]byte) (int, error) { return 0, errors.New("connection reset") }
+
+func TestBody(t *testing.T) {
+	t.Run("a write reads its body and media type, lower case, without parameters", func(t *testing.T) {
+		r := httptest.NewRequest("POST", "/items", strings.NewReader(`{"a":1}`))
+		r.Header.Set("Content-Type", "Application/JSON; charset=utf-8")
+		req, err := Parse(r, []string{"api"})
+		if err != nil || req.ContentType != "application/json" || string(req.Body) != `{"a":1}` {
+			t.Fatalf("got %+v %v", req, err)
+		}
+	})
+	t.Run("a write without Content-Type is JSON", func(t *testing.T) {
+		req, err := Parse(httptest.NewRequest("PATCH", "/items", strings.NewReader("{}")), []string{"api"})
+		if err != nil || req.ContentType != "application/json" {
+			t.Fatalf("got %+v %v", req, err)
+		}
+	})
+	t.Run("a write without a body has none", func(t *testing.T) {
+		r := &http.Request{Method: "POST", URL: &url.URL{Path: "/items"}, Header: http.Header{}}
+		req, err := Parse(r, []string{"api"})
+		if err != nil || req.Body != nil || req.ContentType != "application/json" {
+			t.Fatalf("got %+v %v", req, err)
+		}
+	})
+	t.Run("a read takes no body", func(t *testing.T) {
+		req, err := Parse(httptest.NewRequest("GET", "/rpc/f", strings.NewReader("{}")), []string{"api"})
+		if err != nil || req.Body != nil || req.ContentType != "" {
+			t.Fatalf("got %+v %v", req, err)
+		}
+	})
+	t.Run("a malformed Content-Type is PGRST107 naming it", func(t *testing.T) {
+		r := httptest.NewRequest("POST", "/items", strings.NewReader("{}"))
+		r.Header.Set("Content-Type", "json;;")
+		_, err := Parse(r, []string{"api"})
+		if err == nil || err.Code != "PGRST107" || err.Status != http.StatusUnsupportedMediaType ||
+			err.Message != "None of these media types are available: json;;" {
+			t.Fatalf("got %v", err)
+		}
+	})
+	t.Run("a body that cannot be read is PGRST102", func(t *testing.T) {
+		r := httptest.NewRequest("POST", "/items", failingReader{})
+		_, err := Parse(r, []string{"api"})
+		if err == nil || err.Code != "PGRST102" || err.Status != http.StatusBadRequest ||
+			err.Message != "Error reading the request body: connection reset" {
+			t.Fatalf("got %v", err)
 		}
 	})
 }

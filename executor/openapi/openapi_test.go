@@ -221,6 +221,16 @@ func TestOpenAPIDocumentDefaultsWithoutSchemaComment(t *testing.T) {
 	if has(doc, "host") {
 		t.Errorf("host %v without a server", doc["host"])
 	}
+	t.Run("a schema comment with an empty first line keeps the default title", func(t *testing.T) {
+		comment := "\nOnly a description."
+		doc, _ := build(t, testCache(), Options{SchemaComment: &comment})
+		if got := at(t, doc, "info", "title"); got != defaultTitle {
+			t.Errorf("title %v", got)
+		}
+		if got := at(t, doc, "info", "description"); got != "Only a description." {
+			t.Errorf("description %v", got)
+		}
+	})
 	t.Run("a host Swagger 2.0 cannot write is left out", func(t *testing.T) {
 		doc, _ := build(t, testCache(), Options{Server: Server{Scheme: "http", Host: "[::1]:3000"}})
 		if has(doc, "host") {
@@ -403,6 +413,28 @@ func TestOpenAPIFunctionPathsTakeTheirArguments(t *testing.T) {
 			t.Errorf("/rpc/touch %v", p)
 		}
 	})
+}
+
+func TestOpenAPIFunctionUnnamedParametersAreNoArguments(t *testing.T) {
+	cache := schema.Build(&schema.Catalog{
+		Schemas: []string{"api"},
+		Functions: []*schema.Function{{Schema: "api", Name: "echo", OID: 200, Volatility: 's',
+			Params:  []schema.Param{{Type: "text"}, {Name: "n", Type: "integer"}},
+			Returns: schema.Return{Type: "text"}}},
+	})
+	doc, _ := build(t, cache, Options{})
+	body := at(t, doc, "paths", "/rpc/echo", "post", "parameters").([]any)[0]
+	if got := at(t, body, "schema", "properties"); !reflect.DeepEqual(got, map[string]any{"n": map[string]any{"type": "integer", "format": "integer"}}) {
+		t.Errorf("body properties %#v", got)
+	}
+	if got := at(t, body, "schema", "required"); !reflect.DeepEqual(got, []any{"n"}) {
+		t.Errorf("body required %#v", got)
+	}
+	params := at(t, doc, "paths", "/rpc/echo", "get", "parameters").([]any)
+	want := []any{map[string]any{"name": "n", "in": "query", "required": true, "type": "integer", "format": "integer"}}
+	if !reflect.DeepEqual(params, want) {
+		t.Errorf("query parameters %#v", params)
+	}
 }
 
 func TestOpenAPIAccessLimitsTheDocumentToWhatTheRoleMayUse(t *testing.T) {
