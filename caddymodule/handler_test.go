@@ -3,6 +3,7 @@ package caddymodule
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -13,9 +14,9 @@ import (
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
+	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/pgrest/caddy-pgrest/executor"
-	"github.com/pgrest/caddy-pgrest/jwtauth"
 )
 
 // testDBURI names a port nothing listens on: nothing here needs a database,
@@ -83,6 +84,7 @@ func TestValidate(t *testing.T) {
 		{"db_max_rows refuses a negative cap", func(h *Handler) { h.DBMaxRows = -1 }, "db_max_rows: must be 0 (no cap) or more, got -1"},
 		{"db_pool refuses 0", func(h *Handler) { h.DBPool = 0 }, "db_pool: must be between 1 and"},
 		{"db_pool refuses a negative size", func(h *Handler) { h.DBPool = -3 }, "got -3"},
+		{"db_pool refuses more than pgx can open", func(h *Handler) { n := int64(math.MaxInt32); h.DBPool = int(n + 1) }, "db_pool: must be between 1 and"},
 		{"db_pool_acquisition_timeout refuses 0", func(h *Handler) { h.DBPoolAcquisitionTimeout = 0 }, "db_pool_acquisition_timeout: must be more than 0"},
 		{"db_pool_acquisition_timeout refuses negatives", func(h *Handler) { h.DBPoolAcquisitionTimeout = -1 }, "db_pool_acquisition_timeout: must be more than 0"},
 		{"db_tx_end refuses other modes", func(h *Handler) { h.DBTxEnd = "x" },
@@ -97,6 +99,8 @@ func TestValidate(t *testing.T) {
 		{"openapi_mode accepts disabled", func(h *Handler) { h.OpenAPIMode = "disabled" }, ""},
 		{"openapi_server_proxy_uri needs a scheme", func(h *Handler) { h.OpenAPIServerProxyURI = "api.example.com" }, "openapi_server_proxy_uri: must be an absolute http or https URL"},
 		{"openapi_server_proxy_uri needs http or https", func(h *Handler) { h.OpenAPIServerProxyURI = "ftp://api.example.com" }, "openapi_server_proxy_uri"},
+		{"openapi_server_proxy_uri needs a host", func(h *Handler) { h.OpenAPIServerProxyURI = "https:///rest/v1" }, "openapi_server_proxy_uri"},
+		{"openapi_server_proxy_uri must parse", func(h *Handler) { h.OpenAPIServerProxyURI = "http://[::1" }, "openapi_server_proxy_uri"},
 		{"openapi_server_proxy_uri accepts a path", func(h *Handler) { h.OpenAPIServerProxyURI = "https://api.example.com/rest/v1" }, ""},
 		{"app_settings refuses an undotted name", func(h *Handler) { h.AppSettings = map[string]string{"jwt_secret": "x"} }, `app_settings: setting name "jwt_secret"`},
 		{"app_settings refuses response settings", func(h *Handler) { h.AppSettings = map[string]string{"response.status": "200"} }, "app_settings: setting name \"response.status\" is reserved"},
@@ -258,18 +262,29 @@ func TestProvision(t *testing.T) {
 			t.Errorf("%d pools open after a failed constructor", n)
 		}
 	})
-	t.Run("an unset secret variable fails provisioning", func(t *testing.T) {
-		t.Setenv("PGREST_TEST_UNSET", "")
-		h := Handler{DBURI: testDBURI, DBSchemas: []string{"api"}, JWTSecret: "{env.PGREST_TEST_UNSET}"}
-		err := provision(t, &h)
-		if err == nil || !strings.Contains(err.Error(), "jwt_secret") {
-			t.Fatalf("got %v, want a jwt_secret error", err)
-		}
-	})
+	for _, tt := range []struct {
+		field  string
+		modify func(*Handler)
+	}{
+		{"db_uri", func(h *Handler) { h.DBURI = "{env.PGREST_TEST_UNSET}" }},
+		{"jwt_secret", func(h *Handler) { h.JWTSecret = "{env.PGREST_TEST_UNSET}" }},
+		{"jwt_aud", func(h *Handler) { h.JWTAud = "{evn.PGREST_TEST_AUD}" }},
+		{"app_settings", func(h *Handler) { h.AppSettings = map[string]string{"app.settings.k": "{evn.PGREST_TEST_K}"} }},
+	} {
+		t.Run("a placeholder in "+tt.field+" that does not resolve fails provisioning", func(t *testing.T) {
+			t.Setenv("PGREST_TEST_UNSET", "")
+			h := Handler{DBURI: testDBURI, DBSchemas: []string{"api"}}
+			tt.modify(&h)
+			err := provision(t, &h)
+			if err == nil || !strings.Contains(err.Error(), tt.field) {
+				t.Fatalf("got %v, want a %s error", err, tt.field)
+			}
+			if n := livePools(); n != 0 {
+				t.Errorf("%d pools open", n)
+			}
+		})
+	}
 	t.Run("a short HMAC passphrase fails provisioning", func(t *testing.T) {
-		if _, err := jwtauth.New(jwtauth.Config{Secret: "short", RoleClaimKey: ".role"}); err == nil {
-			t.Skip("jwtauth does not refuse short passphrases yet")
-		}
 		h := Handler{DBURI: testDBURI, DBSchemas: []string{"api"}, JWTSecret: "short"}
 		err := provision(t, &h)
 		if err == nil || !strings.Contains(err.Error(), "token verification") {
@@ -282,19 +297,30 @@ func TestProvision(t *testing.T) {
 }
 
 func TestServeHTTPWritesAuthenticationErrors(t *testing.T) {
-	h := Handler{DBURI: testDBURI, DBSchemas: []string{"api"}, JWTSecret: testSecret}
-	if err := provision(t, &h); err != nil {
+	expired, err := jwt.NewWithClaims(jwt.SigningMethodHS256, jwt.MapClaims{
+		"role": "author", "exp": time.Now().Add(-time.Hour).Unix(),
+	}).SignedString([]byte(testSecret))
+	if err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
-		name, method, authorization, code string
+		name                        string
+		jwtSecret                   string
+		method, authorization, code string
+		status                      int
 	}{
-		{"a request without a token and without an anonymous role is refused", "GET", "", "PGRST302"},
-		{"a token that is not a JWT is refused", "GET", "Bearer not-a-token", "PGRST301"},
-		{"a HEAD request is refused with no body", "HEAD", "", "PGRST302"},
+		{"a request without a token and without an anonymous role is refused", testSecret, "GET", "", "PGRST302", 401},
+		{"a token that is not a JWT is refused", testSecret, "GET", "Bearer not-a-token", "PGRST301", 401},
+		{"an expired token is refused", testSecret, "GET", "Bearer " + expired, "PGRST303", 401},
+		{"a token without a configured jwt_secret is a server error", "", "GET", "Bearer " + expired, "PGRST300", 500},
+		{"a HEAD request is refused with no body", testSecret, "HEAD", "", "PGRST302", 401},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			h := Handler{DBURI: testDBURI, DBSchemas: []string{"api"}, JWTSecret: tt.jwtSecret}
+			if err := provision(t, &h); err != nil {
+				t.Fatal(err)
+			}
 			r := httptest.NewRequest(tt.method, "/todos", nil)
 			if tt.authorization != "" {
 				r.Header.Set("Authorization", tt.authorization)
@@ -307,8 +333,8 @@ func TestServeHTTPWritesAuthenticationErrors(t *testing.T) {
 			if err := h.ServeHTTP(w, r, next); err != nil {
 				t.Fatalf("ServeHTTP returned %v; contract errors must be written, not returned", err)
 			}
-			if w.Code != http.StatusUnauthorized {
-				t.Errorf("status %d, want 401", w.Code)
+			if w.Code != tt.status {
+				t.Errorf("status %d, want %d", w.Code, tt.status)
 			}
 			if got := w.Header().Get("Proxy-Status"); got != "pgrest; error="+tt.code {
 				t.Errorf("Proxy-Status %q", got)
