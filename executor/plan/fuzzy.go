@@ -21,6 +21,8 @@ func Closest(name string, candidates []string) string {
 	return best
 }
 
+// Similarity is how alike a and b are, from 0 to 1: 1 - their edit
+// distance / the longer one's length, counted in runes.
 func Similarity(a, b string) float64 {
 	ra, rb := []rune(a), []rune(b)
 	longer := max(len(ra), len(rb))

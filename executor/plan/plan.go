@@ -18,7 +18,7 @@ type Read struct {
 	// statement: the relation's name at the root, "<name>_<n>" below.
 	Alias string
 	// Fields are the output columns, in select order. Embeds hold the
-	// resources embedded here, in select order too; FieldOrder interleaves
+	// resources embedded here, in select order too; Output interleaves
 	// them as the client asked.
 	Fields []Field
 	Embeds []*Embed
@@ -57,8 +57,8 @@ type ColumnRef struct {
 // Field is one selected value.
 type Field struct {
 	Ref ColumnRef
-	// Name is the output key: the alias, else the column or the last JSON
-	// key, else the aggregate's name.
+	// Name is the output key: the alias, else the aggregate's name, else
+	// the last JSON key or the column.
 	Name string
 	// Cast is a type name validated by the parser (letters, digits, _,
 	// $ and spaces): the one raw splice into SQL.

@@ -21,15 +21,17 @@ type ReadOptions struct {
 	NoBody bool
 }
 
-// Read renders the main statement of a read and, for planned and
-// estimated counts, the EXPLAIN statement whose row estimate is the total.
+// Read renders the main statement of a read and, for a planned count or
+// an estimated one bounded by MaxRows, the EXPLAIN statement whose row
+// estimate is the total.
 func Read(p *plan.Read, opts ReadOptions) (main Statement, explain *Statement) {
 	g := &gen{}
 	return g.read(p, opts, "")
 }
 
 // read renders the statement around p; with, when set, is a CTE list
-// rendered before (a mutation whose rows p reads through rootFrom).
+// rendered before (a mutation or a function call whose rows p reads
+// through rootFrom).
 func (g *gen) read(p *plan.Read, opts ReadOptions, with string) (main Statement, explain *Statement) {
 	source := g.query(p, g.fromItem(p, true), nil)
 	total := "null::bigint"

@@ -34,8 +34,8 @@ type Mutation struct {
 	// skips conflicting rows instead of merging them.
 	OnConflict       []string
 	IgnoreDuplicates bool
-	// Where restricts Update and Delete (and checks a PUT's key); it is
-	// the filters of the plan's root, rendered against the relation.
+	// Where restricts Update and Delete; it is the filters of the plan's
+	// root, rendered against the relation.
 	Where *plan.Read
 	// Limit and Offset bound Update and Delete to a slice of the rows in
 	// Where's order, as PostgREST's limited update and delete do.
