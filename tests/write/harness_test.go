@@ -263,6 +263,99 @@ func jsonEqual(t testing.TB, what string, got []byte, want string) {
 	}
 }
 
+// writeCase is a request that must succeed: the whole response it gets
+// and what the tables hold afterwards.
+type writeCase struct {
+	name         string
+	method, path string
+	body         string
+	headers      []string // name, value, ... (see server.do)
+	status       int
+	contentRange string   // the Content-Range header; "" expects none
+	location     string   // the Location header; "" expects none
+	applied      []string // Preference-Applied, in any order; none expects no header
+	// want is the body as JSON; "" expects no body and no Content-Type.
+	// An object comes as application/vnd.pgrst.object+json, an array as
+	// application/json. The rows of a PATCH or DELETE, whose order
+	// PostgreSQL does not fix, are compared in id order.
+	want string
+	// table, when set, is a query run afterwards as the superuser and rows
+	// its rows (a JSON array).
+	table, rows string
+	// unchanged says the write keeps nothing: every fixture table is as
+	// it was before the request.
+	unchanged bool
+}
+
+// runWriteCases runs each case as a subtest on a fresh fixture: reset, the
+// statements setup (when not empty), the request and its checks, then
+// after (when not nil) for checks every case shares.
+func runWriteCases(t *testing.T, s *server, setup string, cases []writeCase, after func(t *testing.T)) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			reset(t)
+			if setup != "" {
+				pgtestExec(t, setup)
+			}
+			tables := []string(nil)
+			if c.unchanged {
+				tables = allTables
+			}
+			untouched(t, tables, func() { c.check(t, s.do(t, c.method, c.path, c.body, c.headers...)) })
+			if c.table != "" {
+				expectRows(t, c.table, c.rows)
+			}
+			if after != nil {
+				after(t)
+			}
+		})
+	}
+}
+
+// check compares the response with the case.
+func (c writeCase) check(t *testing.T, res *response) {
+	t.Helper()
+	res.expectStatus(t, c.status)
+	res.expectHeader(t, "Content-Range", c.contentRange)
+	res.expectHeader(t, "Location", c.location)
+	res.expectApplied(t, c.applied...)
+	switch {
+	case c.want == "":
+		res.expectNoBody(t)
+	case c.want[0] == '{':
+		res.expectHeader(t, "Content-Type", "application/vnd.pgrst.object+json; charset=utf-8")
+		res.expectBody(t, c.want)
+	default:
+		res.expectHeader(t, "Content-Type", "application/json; charset=utf-8")
+		if c.method == http.MethodPatch || c.method == http.MethodDelete {
+			jsonEqual(t, "body (in id order)", []byte(sortedByID(t, res.Body)), c.want)
+		} else {
+			res.expectBody(t, c.want)
+		}
+	}
+}
+
+// sortedByID decodes rows and orders them by id, for representations of
+// writes whose row order PostgreSQL does not fix.
+func sortedByID(t testing.TB, b []byte) string {
+	t.Helper()
+	rows := decodeRows(t, b)
+	id := func(i int) float64 {
+		n, ok := rows[i]["id"].(float64)
+		if !ok {
+			t.Fatalf("row %v has no numeric id to order by", rows[i])
+		}
+		return n
+	}
+	sort.SliceStable(rows, func(i, j int) bool { return id(i) < id(j) })
+	out, err := json.Marshal(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}
+
 // errorCase is a request that must fail with an exact error and leave
 // every fixture table as it was.
 type errorCase struct {

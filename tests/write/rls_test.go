@@ -24,75 +24,57 @@ func TestRowLevelSecurityOnWrites(t *testing.T) {
 			body: `{"id":1,"owner":"webuser","body":"taken"}`, headers: asUser(t), status: 403, code: "42501"},
 	})
 
-	cases := []struct {
-		name, method, path, body string
-		user                     bool
-		prefer                   string
-		status                   int
-		rangeHeader              string
-		want                     string
-		rows                     string // every note afterwards
-	}{
+	// notes is the query of every note, as the tables afterwards hold them.
+	const notes = "select * from api.notes order by id"
+	runWriteCases(t, s, "", []writeCase{
 		{
 			name:   "webuser inserts a note it owns by default",
-			method: "POST", path: "/notes?select=id,owner,body", body: `{"body":"mine"}`, user: true,
-			prefer: "return=representation", status: 201, rangeHeader: "*/*",
-			want: `[{"id":3,"owner":"webuser","body":"mine"}]`,
-			rows: `[{"id":1,"owner":"web_anon","body":"anon note"},{"id":2,"owner":"webuser","body":"user note"},{"id":3,"owner":"webuser","body":"mine"}]`,
+			method: "POST", path: "/notes?select=id,owner,body", body: `{"body":"mine"}`,
+			headers: append(asUser(t), "Prefer", "return=representation"), applied: []string{"return=representation"},
+			status: 201, contentRange: "*/*",
+			want:  `[{"id":3,"owner":"webuser","body":"mine"}]`,
+			table: notes,
+			rows:  `[{"id":1,"owner":"web_anon","body":"anon note"},{"id":2,"owner":"webuser","body":"user note"},{"id":3,"owner":"webuser","body":"mine"}]`,
 		},
 		{
 			name:   "anonymous inserts a note it owns by default",
 			method: "POST", path: "/notes", body: `{"body":"anon again"}`,
-			status: 201, rangeHeader: "*/*",
-			rows: `[{"id":1,"owner":"web_anon","body":"anon note"},{"id":2,"owner":"webuser","body":"user note"},{"id":3,"owner":"web_anon","body":"anon again"}]`,
+			status: 201, contentRange: "*/*",
+			table: notes,
+			rows:  `[{"id":1,"owner":"web_anon","body":"anon note"},{"id":2,"owner":"webuser","body":"user note"},{"id":3,"owner":"web_anon","body":"anon again"}]`,
 		},
 		{
 			name:   "webuser updating someone else's note updates no row",
-			method: "PATCH", path: "/notes?id=eq.1", body: `{"body":"hacked"}`, user: true,
-			status: 204, rangeHeader: "*/*",
-			rows: `[{"id":1,"owner":"web_anon","body":"anon note"},{"id":2,"owner":"webuser","body":"user note"}]`,
+			method: "PATCH", path: "/notes?id=eq.1", body: `{"body":"hacked"}`, headers: asUser(t),
+			status: 204, contentRange: "*/*",
+			table: notes,
+			rows:  `[{"id":1,"owner":"web_anon","body":"anon note"},{"id":2,"owner":"webuser","body":"user note"}]`,
 		},
 		{
 			name:   "webuser updating every note updates only its own",
-			method: "PATCH", path: "/notes?select=id,body", body: `{"body":"edited"}`, user: true,
-			prefer: "return=representation", status: 200, rangeHeader: "0-0/*",
-			want: `[{"id":2,"body":"edited"}]`,
-			rows: `[{"id":1,"owner":"web_anon","body":"anon note"},{"id":2,"owner":"webuser","body":"edited"}]`,
+			method: "PATCH", path: "/notes?select=id,body", body: `{"body":"edited"}`,
+			headers: append(asUser(t), "Prefer", "return=representation"), applied: []string{"return=representation"},
+			status: 200, contentRange: "0-0/*",
+			want:  `[{"id":2,"body":"edited"}]`,
+			table: notes,
+			rows:  `[{"id":1,"owner":"web_anon","body":"anon note"},{"id":2,"owner":"webuser","body":"edited"}]`,
 		},
 		{
 			name:   "webuser deleting someone else's note deletes no row",
-			method: "DELETE", path: "/notes?id=eq.1", user: true,
-			prefer: "count=exact", status: 204, rangeHeader: "*/0",
-			rows: `[{"id":1,"owner":"web_anon","body":"anon note"},{"id":2,"owner":"webuser","body":"user note"}]`,
+			method: "DELETE", path: "/notes?id=eq.1",
+			headers: append(asUser(t), "Prefer", "count=exact"), applied: []string{"count=exact"},
+			status: 204, contentRange: "*/0",
+			table: notes,
+			rows:  `[{"id":1,"owner":"web_anon","body":"anon note"},{"id":2,"owner":"webuser","body":"user note"}]`,
 		},
 		{
 			name:   "anonymous deleting every note deletes only its own",
-			method: "DELETE", path: "/notes",
-			prefer: "count=exact", status: 204, rangeHeader: "*/1",
-			rows: `[{"id":2,"owner":"webuser","body":"user note"}]`,
+			method: "DELETE", path: "/notes", headers: []string{"Prefer", "count=exact"}, applied: []string{"count=exact"},
+			status: 204, contentRange: "*/1",
+			table: notes,
+			rows:  `[{"id":2,"owner":"webuser","body":"user note"}]`,
 		},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			reset(t)
-			var headers []string
-			if c.user {
-				headers = append(headers, asUser(t)...)
-			}
-			if c.prefer != "" {
-				headers = append(headers, "Prefer", c.prefer)
-			}
-			res := s.do(t, c.method, c.path, c.body, headers...)
-			res.expectStatus(t, c.status)
-			res.expectHeader(t, "Content-Range", c.rangeHeader)
-			if c.want == "" {
-				res.expectNoBody(t)
-			} else {
-				res.expectBody(t, c.want)
-			}
-			expectRows(t, "select * from api.notes order by id", c.rows)
-		})
-	}
+	}, nil)
 }
 
 func TestPrivilegesOnWrites(t *testing.T) {
