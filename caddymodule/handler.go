@@ -363,18 +363,26 @@ func checkSettingName(name string) error {
 	return nil
 }
 
-// resolveSecret resolves the Caddy placeholders in a configuration value.
-// An inline JWK or JWKS is JSON whose braces are not placeholders, so it
-// is taken as it is. Unknown placeholders are errors rather than silently
-// emptied, so a typo such as {evn.SECRET} cannot become a key.
+// resolvePlaceholders resolves the Caddy placeholders in a configuration
+// value. An inline JSON object (a JWK, a JWKS, a JSON app setting) has
+// braces that are not placeholders, so it is taken as it is. Unknown
+// placeholders are errors rather than silently emptied, so a typo such as
+// {evn.SECRET} cannot become a key.
+func resolvePlaceholders(repl *caddy.Replacer, raw string) (string, error) {
+	if t := strings.TrimSpace(raw); strings.HasPrefix(t, "{") && json.Valid([]byte(t)) {
+		return raw, nil
+	}
+	return repl.ReplaceOrErr(raw, false, true)
+}
+
+// resolveSecret resolves a secret's placeholders; one that resolves to
+// nothing is an error, since an empty key or connection string is never
+// what was meant.
 func resolveSecret(repl *caddy.Replacer, field, raw string) (string, error) {
 	if raw == "" {
 		return "", nil
 	}
-	if t := strings.TrimSpace(raw); strings.HasPrefix(t, "{") && json.Valid([]byte(t)) {
-		return raw, nil
-	}
-	v, err := repl.ReplaceOrErr(raw, false, true)
+	v, err := resolvePlaceholders(repl, raw)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", field, err)
 	}
@@ -397,8 +405,7 @@ func (h *Handler) appSettings(repl *caddy.Replacer) ([]executor.Setting, error) 
 	slices.Sort(names)
 	out := make([]executor.Setting, 0, len(names))
 	for _, name := range names {
-		raw := h.AppSettings[name]
-		v, err := repl.ReplaceOrErr(raw, false, true)
+		v, err := resolvePlaceholders(repl, h.AppSettings[name])
 		if err != nil {
 			return nil, fmt.Errorf("app_settings: %s: %w", name, err)
 		}

@@ -178,6 +178,7 @@ func TestAppSettingsAreSortedAndResolved(t *testing.T) {
 		"app.settings.a":      "first",
 		"app.settings.secret": "{env.PGREST_TEST_APP_SECRET}",
 		"app.settings.empty":  "",
+		"app.settings.json":   `{"a": [1, 2]}`,
 	}}
 	got, err := h.appSettings(caddy.NewReplacer())
 	if err != nil {
@@ -186,6 +187,7 @@ func TestAppSettingsAreSortedAndResolved(t *testing.T) {
 	want := []executor.Setting{
 		{Name: "app.settings.a", Value: "first"},
 		{Name: "app.settings.empty", Value: ""},
+		{Name: "app.settings.json", Value: `{"a": [1, 2]}`},
 		{Name: "app.settings.secret", Value: "s3cret"},
 		{Name: "app.settings.z", Value: "last"},
 	}
