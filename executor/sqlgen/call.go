@@ -79,6 +79,11 @@ func CallRead(c Call, p *plan.Read, opts ReadOptions, single bool) (Statement, *
 	g := &gen{}
 	with := "pgrst_call_rows as (select pgrst_call.* from " + g.callFrom(c) + " pgrst_call), "
 	g.rootFrom = "pgrst_call_rows"
+	if f := c.Function; f.Returns.RelationName != "" {
+		// The rows are the returned table's: computed columns take that
+		// type, and an overloaded one cannot be chosen for a bare record.
+		g.rootAlias, g.rootRowType = p.Alias, QualifiedName(f.Returns.RelationSchema, f.Returns.RelationName)
+	}
 	if single && opts.Representation.Media == apirequest.MediaJSON {
 		opts.Representation.Media = apirequest.MediaSingleObject
 	}
