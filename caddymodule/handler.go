@@ -375,9 +375,10 @@ func resolvePlaceholders(repl *caddy.Replacer, raw string) (string, error) {
 	return repl.ReplaceOrErr(raw, false, true)
 }
 
-// resolveSecret resolves a secret's placeholders; one that resolves to
-// nothing is an error, since an empty key or connection string is never
-// what was meant.
+// resolveSecret resolves the placeholders of db_uri, jwt_secret or jwt_aud.
+// A value that resolves to nothing is an error: the variable or file it
+// names is missing, and an empty value would silently change what the
+// field means.
 func resolveSecret(repl *caddy.Replacer, field, raw string) (string, error) {
 	if raw == "" {
 		return "", nil

@@ -19,8 +19,9 @@ import (
 	"github.com/pgrest/caddy-pgrest/executor"
 )
 
-// testDBURI names a port nothing listens on: nothing here needs a database,
-// because a pool does not connect until it is used.
+// testDBURI names a port nothing listens on: nothing here needs a database.
+// A pool does not connect until it is used, and the schema cache load that
+// Provision starts retries in the background until the test cleans up.
 const testDBURI = "postgres://authenticator:pw@127.0.0.1:1/app"
 
 // testSecret is a passphrase long enough for HMAC keys.
