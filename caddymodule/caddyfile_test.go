@@ -273,10 +273,14 @@ func TestUnmarshalCaddyfileErrors(t *testing.T) {
 		{"a block after a value is refused", "pgrest {\n db_uri x {\n  y z\n }\n}", []string{"db_uri", "takes no block"}},
 		{"db_schemas needs a schema", "pgrest {\n db_schemas\n}", []string{"db_schemas", "at least one"}},
 		{"db_schemas refuses an empty name", "pgrest {\n db_schemas api,,v2\n}", []string{"db_schemas", "empty name"}},
+		{"db_schemas takes no block", "pgrest {\n db_schemas api {\n  v2\n }\n}", []string{"db_schemas", "takes no block"}},
+		{"db_extra_search_path refuses an empty name", "pgrest {\n db_extra_search_path public,\n}", []string{"db_extra_search_path", "empty name"}},
 		{"db_max_rows needs an integer", "pgrest {\n db_max_rows many\n}", []string{"db_max_rows", `"many" is not an integer`}},
 		{"db_max_rows refuses a negative cap", "pgrest {\n db_max_rows -1\n}", []string{"db_max_rows", "at least 0"}},
 		{"db_pool needs an integer", "pgrest {\n db_pool 1.5\n}", []string{"db_pool", "not an integer"}},
 		{"db_pool refuses 0", "pgrest {\n db_pool 0\n}", []string{"db_pool", "at least 1"}},
+		{"db_pool needs one value", "pgrest {\n db_pool 1 2\n}", []string{"db_pool", "expected one value, got 2"}},
+		{"db_pool_acquisition_timeout needs a value", "pgrest {\n db_pool_acquisition_timeout\n}", []string{"db_pool_acquisition_timeout", "expected one value, got 0"}},
 		{"db_pool_acquisition_timeout needs a duration", "pgrest {\n db_pool_acquisition_timeout soon\n}", []string{"db_pool_acquisition_timeout", `"soon" is not a duration`}},
 		{"db_pool_acquisition_timeout refuses zero", "pgrest {\n db_pool_acquisition_timeout 0s\n}", []string{"db_pool_acquisition_timeout", "more than 0"}},
 		{"db_aggregates_enabled needs a boolean", "pgrest {\n db_aggregates_enabled yes\n}", []string{"db_aggregates_enabled", "expected true or false"}},
@@ -290,6 +294,7 @@ func TestUnmarshalCaddyfileErrors(t *testing.T) {
 		{"app_settings refuses a name without a prefix", "pgrest {\n app_settings k1=v1\n}", []string{"app_settings", `"k1"`, "prefix.name"}},
 		{"app_settings refuses the request prefix", "pgrest {\n app_settings request.jwt.claims=x\n}", []string{"app_settings", "reserved"}},
 		{"app_settings refuses a repeated name", "pgrest {\n app_settings a.b=1\n app_settings a.b=2\n}", []string{"app_settings", `"a.b"`, "more than once"}},
+		{"app_settings block names need a prefix", "pgrest {\n app_settings {\n  k1 v1\n }\n}", []string{"app_settings", `"k1"`, "prefix.name"}},
 		{"app_settings block lines need one value", "pgrest {\n app_settings {\n  a.b\n }\n}", []string{"app_settings", "a.b", "expected one value"}},
 	}
 	for _, tt := range tests {
