@@ -326,10 +326,13 @@ func invalidToken(description string) http.Header {
 		`Bearer error="invalid_token", error_description=` + quoteHeader(description)}}
 }
 
+// headerQuoter escapes a quoted-string's content. It is built once: token
+// errors are written for every request carrying a bad token.
+var headerQuoter = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\r", " ", "\n", " ")
+
 // quoteHeader renders s as an HTTP quoted-string.
 func quoteHeader(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\r", " ", "\n", " ")
-	return `"` + r.Replace(s) + `"`
+	return `"` + headerQuoter.Replace(s) + `"`
 }
 
 // --- group X: internal ---

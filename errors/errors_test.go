@@ -180,6 +180,14 @@ func TestWrite(t *testing.T) {
 			t.Errorf("got %d %q, want 401 %q", rec.Code, got, want)
 		}
 	})
+	t.Run("the challenge's description is a quoted-string", func(t *testing.T) {
+		rec := httptest.NewRecorder()
+		Write(rec, httptest.NewRequest("GET", "/", nil), JWTDecode("a \"b\" \\c\r\nd", ""))
+		want := `Bearer error="invalid_token", error_description="a \"b\" \\c  d"`
+		if got := rec.Header().Get("WWW-Authenticate"); got != want {
+			t.Errorf("WWW-Authenticate %s, want %s", got, want)
+		}
+	})
 	t.Run("the error's headers replace those already set", func(t *testing.T) {
 		rec := httptest.NewRecorder()
 		rec.Header().Set("WWW-Authenticate", "Basic")

@@ -32,6 +32,18 @@ func BenchmarkAuthenticateCached(b *testing.B) { benchmarkAuthenticate(b, 1000) 
 // BenchmarkAuthenticateUncached verifies an HS256 token every time.
 func BenchmarkAuthenticateUncached(b *testing.B) { benchmarkAuthenticate(b, 0) }
 
+// BenchmarkAuthenticateMalformed refuses a token before any signature
+// check: the cost a client sending garbage imposes.
+func BenchmarkAuthenticateMalformed(b *testing.B) {
+	v := newVerifier(b, Config{Secret: testSecret, AnonRole: "web_anon", CacheMaxEntries: 1000})
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := v.Authenticate("Bearer garbage"); err == nil {
+			b.Fatal("a malformed token was accepted")
+		}
+	}
+}
+
 // TestHotPathDoesNotAllocate guards what the benchmarks measure: a cached
 // token and a request without a token cost no allocation.
 func TestHotPathDoesNotAllocate(t *testing.T) {
