@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/hmac"
@@ -10,7 +9,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/big"
 	"net/url"
@@ -24,9 +22,9 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
+	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
 
 // Helpers of the authentication tests. Names start with auth so they stay
@@ -284,23 +282,7 @@ func authLoadError(t testing.TB, lines ...string) error {
 // authConnect connects to the test database as the superuser.
 func authConnect(t testing.TB) *pgx.Conn {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, superDSN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close(context.Background()) })
-	return conn
-}
-
-// authSQLState is the SQLSTATE of a database error, "" for anything else.
-func authSQLState(err error) string {
-	var pg *pgconn.PgError
-	if errors.As(err, &pg) {
-		return pg.Code
-	}
-	return ""
+	return pgtest.Connect(t, superDSN)
 }
 
 // authClaimsOf decodes a token's payload without verifying it, to look at

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
 
 // Authentication items 10 to 13: tokens made in the database or by an
@@ -238,7 +240,7 @@ func TestAuthItem12LoginPattern(t *testing.T) {
 	} {
 		t.Run(tc.name+" ("+tc.code+")", func(t *testing.T) {
 			err := insert(tc.email, tc.pass, tc.role)
-			if got := authSQLState(err); got != tc.code {
+			if got := pgtest.SQLState(err); got != tc.code {
 				t.Errorf("insert error %v (SQLSTATE %q), want %s", err, got, tc.code)
 			}
 		})

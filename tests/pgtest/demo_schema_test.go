@@ -53,7 +53,7 @@ func asRole(t *testing.T, conn *pgx.Conn, role, claims string, fn func(tx pgx.Tx
 
 func TestDemoLoginSignsAVerifiableToken(t *testing.T) {
 	_, authenticator := loadDemo(t)
-	conn := connect(t, authenticator)
+	conn := Connect(t, authenticator)
 	ctx := context.Background()
 
 	login := func(email, pass string) (string, error) {
@@ -95,7 +95,7 @@ func TestDemoLoginSignsAVerifiableToken(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := login(tc.email, tc.pass)
-			if got := pgCode(err); got != "28P01" {
+			if got := SQLState(err); got != "28P01" {
 				t.Fatalf("login error %v (SQLSTATE %q), want 28P01", err, got)
 			}
 			if msg := err.Error(); msg != "ERROR: invalid user or password (SQLSTATE 28P01)" {
@@ -107,19 +107,19 @@ func TestDemoLoginSignsAVerifiableToken(t *testing.T) {
 
 func TestDemoUsersAreCheckedAndHashed(t *testing.T) {
 	superuser, _ := loadDemo(t)
-	conn := connect(t, superuser)
+	conn := Connect(t, superuser)
 	ctx := context.Background()
 
 	t.Run("a user with a role that does not exist is refused with 23503", func(t *testing.T) {
 		_, err := conn.Exec(ctx, `insert into basic_auth.users values ('carol@example.com', 'pw', 'no_such_role')`)
-		if got := pgCode(err); got != "23503" {
+		if got := SQLState(err); got != "23503" {
 			t.Errorf("insert error %v (SQLSTATE %q), want 23503", err, got)
 		}
 	})
 
 	t.Run("an e-mail that is not an address is refused with 23514", func(t *testing.T) {
 		_, err := conn.Exec(ctx, `insert into basic_auth.users values ('carol', 'pw', 'webuser')`)
-		if got := pgCode(err); got != "23514" {
+		if got := SQLState(err); got != "23514" {
 			t.Errorf("insert error %v (SQLSTATE %q), want 23514", err, got)
 		}
 	})
@@ -139,7 +139,7 @@ func TestDemoUsersAreCheckedAndHashed(t *testing.T) {
 
 func TestDemoRolesSeeWhatTheirPoliciesAllow(t *testing.T) {
 	_, authenticator := loadDemo(t)
-	conn := connect(t, authenticator)
+	conn := Connect(t, authenticator)
 	ctx := context.Background()
 
 	t.Run("a user sees only their to-dos and new ones are theirs", func(t *testing.T) {
@@ -190,7 +190,7 @@ func TestDemoRolesSeeWhatTheirPoliciesAllow(t *testing.T) {
 				_, err := tx.Exec(ctx, tc.sql)
 				return err
 			})
-			if got := pgCode(err); got != "42501" {
+			if got := SQLState(err); got != "42501" {
 				t.Errorf("error %v (SQLSTATE %q), want 42501", err, got)
 			}
 		})
@@ -198,7 +198,7 @@ func TestDemoRolesSeeWhatTheirPoliciesAllow(t *testing.T) {
 
 	t.Run("the authenticator has no privileges of its own", func(t *testing.T) {
 		_, err := conn.Exec(ctx, `select * from api.announcements`)
-		if got := pgCode(err); got != "42501" {
+		if got := SQLState(err); got != "42501" {
 			t.Errorf("error %v (SQLSTATE %q), want 42501", err, got)
 		}
 	})

@@ -44,6 +44,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // EnvDSN names the environment variable that points the tests at an
@@ -231,6 +232,30 @@ func ExecSQL(ctx context.Context, dsn, sql string) error {
 	defer conn.Close(context.Background())
 	_, err = conn.PgConn().Exec(ctx, sql).ReadAll()
 	return err
+}
+
+// Connect connects to dsn within 30 seconds, failing t on error; the
+// connection closes when t's test ends.
+func Connect(t testing.TB, dsn string) *pgx.Conn {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
+}
+
+// SQLState is the SQLSTATE of a database error (a *pgconn.PgError), and ""
+// for any other error or none.
+func SQLState(err error) string {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return pgErr.Code
+	}
+	return ""
 }
 
 // DSNFor returns dsn with its user and password replaced, for connecting as

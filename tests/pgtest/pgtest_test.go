@@ -2,12 +2,10 @@ package pgtest
 
 import (
 	"context"
-	"errors"
 	"os"
 	"regexp"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -22,28 +20,8 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func connect(t *testing.T, dsn string) *pgx.Conn {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close(context.Background()) })
-	return conn
-}
-
-func pgCode(err error) string {
-	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) {
-		return pgErr.Code
-	}
-	return ""
-}
-
 func TestTheServerIsPostgreSQL14OrLater(t *testing.T) {
-	conn := connect(t, pg.CreateDatabase(t, "pgtest_version"))
+	conn := Connect(t, pg.CreateDatabase(t, "pgtest_version"))
 
 	var version, database string
 	var num int
@@ -79,7 +57,7 @@ func TestExecRunsAFixtureOfSeveralStatements(t *testing.T) {
 		create function item_count() returns bigint language sql as $$ select count(*) from items $$;
 	`)
 	var n int64
-	if err := connect(t, dsn).QueryRow(context.Background(), `select item_count()`).Scan(&n); err != nil {
+	if err := Connect(t, dsn).QueryRow(context.Background(), `select item_count()`).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	if n != 2 {
@@ -88,10 +66,10 @@ func TestExecRunsAFixtureOfSeveralStatements(t *testing.T) {
 
 	t.Run("a failing statement is reported with its SQLSTATE and undoes the fixture", func(t *testing.T) {
 		err := ExecSQL(context.Background(), dsn, `insert into items values (3, 'three'); select no_such_column from items`)
-		if got := pgCode(err); got != "42703" {
+		if got := SQLState(err); got != "42703" {
 			t.Fatalf("ExecSQL error = %v (SQLSTATE %q), want SQLSTATE 42703", err, got)
 		}
-		if err := connect(t, dsn).QueryRow(context.Background(), `select count(*) from items`).Scan(&n); err != nil {
+		if err := Connect(t, dsn).QueryRow(context.Background(), `select count(*) from items`).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		if n != 2 {
@@ -112,7 +90,7 @@ func TestDSNForConnectsAsALoginRoleWithItsPassword(t *testing.T) {
 
 	var user string
 	var n int
-	err := connect(t, DSNFor(dsn, "pgtest_login", "right-password")).QueryRow(context.Background(),
+	err := Connect(t, DSNFor(dsn, "pgtest_login", "right-password")).QueryRow(context.Background(),
 		`select current_user, count(*) from notes group by 1`).Scan(&user, &n)
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +107,7 @@ func TestDSNForConnectsAsALoginRoleWithItsPassword(t *testing.T) {
 		if err == nil {
 			conn.Close(context.Background())
 		}
-		if got := pgCode(err); got != "28P01" {
+		if got := SQLState(err); got != "28P01" {
 			t.Errorf("connect with a wrong password: %v (SQLSTATE %q), want SQLSTATE 28P01", err, got)
 		}
 	})
