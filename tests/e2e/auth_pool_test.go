@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"net/http"
 	"testing"
 	"time"
@@ -31,7 +30,7 @@ func TestAuthHappensBeforeAPoolConnectionIsTaken(t *testing.T) {
 			res.Body.Close()
 			slow <- res.StatusCode
 		}()
-		authWaitForSleep(t)
+		waitForCall(t, "auth_sleep")
 
 		badSignature := bearer(authSign(t, jwt.SigningMethodHS256, []byte("another-secret-that-is-long-enough-0123456789"), "",
 			jwt.MapClaims{"role": "auth_alice"}))
@@ -89,24 +88,4 @@ func TestAuthHappensBeforeAPoolConnectionIsTaken(t *testing.T) {
 			}
 		})
 	})
-}
-
-// authWaitForSleep waits until pgrest's connection runs pg_sleep.
-func authWaitForSleep(t testing.TB) {
-	t.Helper()
-	conn := authConnect(t)
-	deadline := time.Now().Add(2 * time.Second)
-	for time.Now().Before(deadline) {
-		var n int
-		err := conn.QueryRow(context.Background(), `select count(*) from pg_stat_activity
-			where usename = 'authenticator' and state = 'active' and query like '%auth_sleep%'`).Scan(&n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if n > 0 {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatal("the slow request did not start")
 }

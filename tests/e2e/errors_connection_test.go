@@ -83,7 +83,7 @@ func TestErrorsPoolExhaustionIs504(t *testing.T) {
 		res, err := s.errTry(http.MethodPost, "/rpc/err_sleep", `{"seconds":3}`)
 		holder <- result{res, err}
 	}()
-	time.Sleep(300 * time.Millisecond) // let it take the only connection
+	waitForCall(t, "err_sleep") // it holds the only connection
 
 	t.Run("a request finding no free connection is 504 PGRST003 after the timeout", func(t *testing.T) {
 		for _, r := range []struct{ method, path, body string }{

@@ -1,7 +1,9 @@
 package e2e
 
 import (
+	"context"
 	"testing"
+	"time"
 
 	"github.com/golang-jwt/jwt/v5"
 
@@ -87,4 +89,24 @@ func freePort(t testing.TB) int {
 		t.Fatal(err)
 	}
 	return port
+}
+
+// waitForCall waits until one of pgrest's connections (the authenticator's)
+// runs a statement calling fn, so that a request sent in a goroutine is
+// known to hold its pool connection.
+func waitForCall(t testing.TB, fn string) {
+	t.Helper()
+	conn := authConnect(t)
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		var n int
+		err := conn.QueryRow(context.Background(), `select count(*) from pg_stat_activity
+			where usename = 'authenticator' and state = 'active' and query like '%' || $1 || '%'`, fn).Scan(&n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n > 0 {
+			return
+		}
+	}
+	t.Fatalf("no connection of pgrest's runs %s", fn)
 }
