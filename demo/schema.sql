@@ -87,6 +87,9 @@ grant select on api.announcements to web_anon, webuser;
 
 -- Users and login (the unexposed schema basic_auth) ------------------------
 
+-- This section, up to Sample data, needs only the roles and schema api made
+-- above: tests/e2e loads it on its own beside fixtures of its own.
+
 create extension if not exists pgcrypto;  -- crypt(), gen_salt(), hmac()
 
 create schema basic_auth;

@@ -21,10 +21,16 @@ const (
 	jwtSecret = "pgrest-e2e-secret-that-is-long-enough-0123456789"
 )
 
-// TestMain loads testdata/*.sql, in name order, into a fresh database of a
-// throwaway cluster and runs the tests.
+// TestMain loads the fixtures into a fresh database of a throwaway cluster
+// and runs the tests: testdata/00_base.sql (the roles and schemas), the
+// login pattern of demo/schema.sql (its section from "Users and login" to
+// "Sample data", which needs only those), then the other testdata/*.sql in
+// name order.
 func TestMain(m *testing.M) {
-	db := pgresttest.MustSetUp("pgrest_e2e", pgresttest.Files("testdata/*.sql"))
+	db := pgresttest.MustSetUp("pgrest_e2e",
+		pgresttest.Files("testdata/00_*.sql"),
+		pgresttest.FileSection("../../demo/schema.sql", "-- Users and login", "-- Sample data"),
+		pgresttest.Files("testdata/[1-9]*.sql"))
 	superDSN, authDSN = db.SuperDSN, db.DSNFor("authenticator", authenticatorPassword)
 	db.Run(m)
 }

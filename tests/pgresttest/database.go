@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -51,6 +53,39 @@ func Files(patterns ...string) Loader {
 		}
 		return nil
 	}
+}
+
+// FileSection loads a part of the SQL file path: its lines from the first
+// that starts with from up to, not including, the next that starts with
+// to. It is an error when either line is missing, so a renamed heading
+// fails the load rather than loading nothing.
+func FileSection(path, from, to string) Loader {
+	return func(ctx context.Context, dsn string) error {
+		text, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		part, err := section(string(text), from, to)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		return SQL(fmt.Sprintf("%s from %q to %q", path, from, to), part)(ctx, dsn)
+	}
+}
+
+// section is the lines of text from the first starting with from up to,
+// not including, the next starting with to.
+func section(text, from, to string) (string, error) {
+	lines := strings.SplitAfter(text, "\n")
+	start := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, from) })
+	if start < 0 {
+		return "", fmt.Errorf("no line starts with %q", from)
+	}
+	end := slices.IndexFunc(lines[start+1:], func(l string) bool { return strings.HasPrefix(l, to) })
+	if end < 0 {
+		return "", fmt.Errorf("no line after %q starts with %q", from, to)
+	}
+	return strings.Join(lines[start:start+1+end], ""), nil
 }
 
 // SQL loads text, which may hold several statements (see

@@ -1,8 +1,7 @@
 -- Fixtures of the authentication tests (auth_*_test.go). Everything is named
--- auth_* except the login pattern's api.login and basic_auth schema, so
--- other fixtures of this package can live beside it.
-
-create extension if not exists pgcrypto;  -- crypt(), gen_salt(), hmac()
+-- auth_* except the login pattern's api.login and basic_auth schema, which
+-- come from demo/schema.sql, so other fixtures of this package can live
+-- beside it.
 
 -- Roles -------------------------------------------------------------------
 
@@ -119,105 +118,15 @@ $$;
 
 -- The login pattern (contract, Authentication item 12) ------------------------
 
--- basic_auth is not exposed and no web role may use it: only the owner of
--- api.login (SECURITY DEFINER) reads it.
-create schema basic_auth;
-
-create table basic_auth.users (
-  email text primary key check (email ~* '^[^@[:space:]]+@[^@[:space:]]+\.[^@[:space:]]+$'),
-  pass  text not null check (length(pass) < 512),
-  role  name not null check (length(role) < 512)
-);
-
--- A role is not a row a foreign key can point at, so a trigger raises what a
--- foreign key would (23503).
-create function basic_auth.check_role_exists() returns trigger
-language plpgsql
-as $$
-begin
-  if not exists (select from pg_roles as r where r.rolname = new.role) then
-    raise foreign_key_violation using message = format('unknown database role: %s', new.role);
-  end if;
-  return new;
-end
-$$;
-
-create constraint trigger ensure_user_role_exists
-  after insert or update on basic_auth.users
-  for each row execute function basic_auth.check_role_exists();
-
--- Passwords are stored as bcrypt hashes.
-create function basic_auth.encrypt_pass() returns trigger
-language plpgsql
-set search_path = public, pg_temp
-as $$
-begin
-  if tg_op = 'INSERT' or new.pass is distinct from old.pass then
-    new.pass := crypt(new.pass, gen_salt('bf'));
-  end if;
-  return new;
-end
-$$;
-
-create trigger encrypt_pass
-  before insert or update on basic_auth.users
-  for each row execute function basic_auth.encrypt_pass();
-
--- base64url without padding; encode() wraps lines, hence \n.
-create function basic_auth.url_encode(data bytea) returns text
-language sql immutable strict
-as $$ select translate(encode(data, 'base64'), E'+/=\n', '-_') $$;
-
--- An HS256 JSON Web Token of payload, signed in pure SQL.
-create function basic_auth.sign(payload json, secret text) returns text
-language sql immutable strict
-set search_path = public, pg_temp
-as $$
-  with parts as (
-    select basic_auth.url_encode(convert_to('{"alg":"HS256","typ":"JWT"}', 'utf8'))
-           || '.' || basic_auth.url_encode(convert_to(payload::text, 'utf8')) as signing_input
-  )
-  select signing_input || '.'
-         || basic_auth.url_encode(hmac(convert_to(signing_input, 'utf8'), convert_to(secret, 'utf8'), 'sha256'))
-  from parts
-$$;
-
--- The secret is not written in any function: it is a database setting, the
--- same value as the tests' jwtSecret.
+-- basic_auth.users, the token signer basic_auth.sign and api.login are
+-- demo/schema.sql's, loaded before this file (see harness_test.go): these
+-- tests check the recipe the demo and the README give. The secret is not
+-- written in any function: it is a database setting, the same value as the
+-- tests' jwtSecret.
 do $$
 begin
   execute format('alter database %I set app.jwt_secret = %L',
                  current_database(), 'pgrest-e2e-secret-that-is-long-enough-0123456789');
-end
-$$;
-
-create type basic_auth.jwt_token as (token text);
-
--- POST /rpc/login {"email": ..., "pass": ...} -> {"token": ...}, valid one
--- hour. A wrong e-mail or password raises invalid_password (28P01), which the
--- contract's table answers with 403.
-create function api.login(email text, pass text) returns basic_auth.jwt_token
-language plpgsql security definer
-set search_path = public, pg_temp
-as $$
-declare
-  _role   name;
-  _hash   text;
-  _secret text := nullif(current_setting('app.jwt_secret', true), '');
-  result  basic_auth.jwt_token;
-begin
-  select u.role, u.pass into _role, _hash
-    from basic_auth.users as u
-   where u.email = login.email;
-  -- An unknown e-mail costs one bcrypt too, so it cannot be told by timing.
-  if crypt(login.pass, coalesce(_hash, gen_salt('bf'))) is distinct from _hash then
-    raise invalid_password using message = 'invalid user or password';
-  end if;
-  result.token := basic_auth.sign(
-    json_build_object('role', _role, 'email', login.email,
-                      'exp', extract(epoch from now())::bigint + 60 * 60),
-    _secret);
-  return result;
 end
 $$;
 
@@ -246,14 +155,8 @@ begin
 end
 $$;
 
--- Functions are executable by PUBLIC when made: login is meant for the
--- anonymous role only.
-revoke all on function basic_auth.check_role_exists() from public;
-revoke all on function basic_auth.encrypt_pass() from public;
-revoke all on function basic_auth.url_encode(bytea) from public;
-revoke all on function basic_auth.sign(json, text) from public;
-revoke all on function api.login(text, text) from public;
-grant execute on function api.login(text, text) to web_anon;
+-- Functions are executable by PUBLIC when made: the cookie login, like
+-- login, is meant for the anonymous role only.
 revoke all on function api.auth_login_cookie(text, text) from public;
 grant execute on function api.auth_login_cookie(text, text) to web_anon;
 
