@@ -31,9 +31,11 @@ func TestReadOnlyCalls(t *testing.T) {
 			method: "HEAD", path: "/rpc/add_book?title=Written+by+HEAD", status: 405,
 			header: map[string]string{"Proxy-Status": "pgrest; error=25006"}},
 	})
-	t.Run("the refused GET wrote nothing", func(t *testing.T) {
-		if n := books(t, "Written by GET"); n != 0 {
-			t.Errorf("%d rows written by GET", n)
+	t.Run("the refused GET and HEAD wrote nothing", func(t *testing.T) {
+		for _, title := range []string{"Written by GET", "Written by HEAD"} {
+			if n := books(t, title); n != 0 {
+				t.Errorf("%d rows titled %q", n, title)
+			}
 		}
 	})
 }
