@@ -91,3 +91,14 @@ export const CLIENT_NAMES = [
   '東京システム',
   'The "Best" Co',
 ]
+
+// CLIENT_9 is client 9 as the API returns it: NULLs, a char(2) column left
+// NULL and a timestamp with microseconds.
+export const CLIENT_9 = {
+  id: 9,
+  name: 'The "Best" Co',
+  country: null,
+  email: null,
+  active: true,
+  created_at: '2023-09-09T09:09:09.123456+00:00',
+}
