@@ -64,8 +64,13 @@ setup() {
 	password=$(keep "$state/authenticator_password" 24)
 
 	if [ -z "$(pg psql "$cluster" "$port" -tAc "select 1 from pg_database where datname = '$db'")" ]; then
-		say "creating database $db and loading demo/schema.sql"
+		say "creating database $db"
 		pg psql "$cluster" "$port" -qc "create database $db"
+	fi
+	# demo/schema.sql is one transaction: after a failed or interrupted
+	# load the database is empty and is loaded again.
+	if [ -z "$(pg psql "$cluster" "$port" -d "$db" -tAc "select to_regprocedure('api.login(text, text)')")" ]; then
+		say "loading demo/schema.sql into $db"
 		pg psql "$cluster" "$port" -q -d "$db" -f demo/schema.sql
 	fi
 	# psql substitutes :'var' (quoted as a literal) only in scripts, not in -c.

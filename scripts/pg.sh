@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # pg.sh: throwaway PostgreSQL clusters for pgrest's tests and demo.
 #
-#   pg.sh ensure                 install PostgreSQL (apt-get) unless a server is found
+#   pg.sh ensure                 install PostgreSQL (apt-get, as root or through sudo) unless a server is found
 #   pg.sh start   DIR PORT       initdb DIR if needed, then start it on 127.0.0.1:PORT
 #   pg.sh stop    DIR            stop the cluster (no-op when it is not running)
 #   pg.sh status  DIR            pg_ctl status; exit 0 running, 3 stopped, 4 no cluster
@@ -41,6 +41,13 @@ usage() {
 
 is_root() { [ "$(id -u)" -eq 0 ]; }
 
+# as_root CMD... runs CMD as root: directly, or through sudo when that needs
+# no password (see can_be_root).
+as_root() { if is_root; then "$@"; else sudo -n "$@"; fi; }
+
+# can_be_root succeeds when as_root can run a command.
+can_be_root() { is_root || { command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; }; }
+
 # find_bindir prints the bin folder of the newest PostgreSQL that has initdb,
 # looking in PATH, in pg_config --bindir and in Debian's /usr/lib/postgresql.
 find_bindir() {
@@ -78,12 +85,13 @@ cmd_ensure() {
 		log "found $("$d/postgres" --version) in $d"
 		return 0
 	fi
-	is_root || die "PostgreSQL server not found; as root run: apt-get update && apt-get install -y postgresql"
+	command -v apt-get >/dev/null 2>&1 ||
+		die "PostgreSQL server not found and no apt-get to install it: install PostgreSQL 14 or newer (initdb, pg_ctl, postgres, psql)"
+	can_be_root || die "PostgreSQL server not found; as root run: apt-get update && apt-get install -y postgresql"
 	log "PostgreSQL server not found; installing Debian's postgresql package"
 	log "running: apt-get update && apt-get install -y --no-install-recommends postgresql"
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -q
-	apt-get install -y -q --no-install-recommends postgresql
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends postgresql
 	d=$(find_bindir) || die "apt-get installed postgresql but no initdb was found"
 	log "installed $("$d/postgres" --version) in $d"
 }
@@ -229,10 +237,13 @@ cmd_start() {
 		log "$dir is already running on port $port"
 		return 0
 	fi
-	log "starting $("$bin/postgres" --version) on 127.0.0.1:$port as $user (log: $data/log/postgresql.log)"
-	if ! as_user "$user" "$bin/pg_ctl" -D "$data" -l "$data/log/postgresql.log" \
+	local logfile=$data/log/postgresql.log seen=0
+	# A failed start shows its own lines of the log, not an earlier one's.
+	[ ! -f "$logfile" ] || seen=$(wc -l <"$logfile")
+	log "starting $("$bin/postgres" --version) on 127.0.0.1:$port as $user (log: $logfile)"
+	if ! as_user "$user" "$bin/pg_ctl" -D "$data" -l "$logfile" \
 		-o "-p $port" -w -t 60 start >/dev/null; then
-		tail -n 20 "$data/log/postgresql.log" >&2 || true
+		tail -n +"$((seen + 1))" "$logfile" 2>/dev/null | tail -n 20 >&2 || true
 		die "could not start the cluster in $dir on port $port"
 	fi
 }
