@@ -50,20 +50,7 @@ type errWant struct {
 // fields.
 func (r *response) expectErrorBody(t testing.TB, w errWant) map[string]any {
 	t.Helper()
-	e := r.expectError(t, w.status, w.code)
-	if e == nil {
-		t.Fatalf("error response has no body")
-	}
-	if e["message"] != w.message {
-		t.Errorf("message %q, want %q", e["message"], w.message)
-	}
-	if e["details"] != w.details {
-		t.Errorf("details %#v, want %#v", e["details"], w.details)
-	}
-	if e["hint"] != w.hint {
-		t.Errorf("hint %#v, want %#v", e["hint"], w.hint)
-	}
-	return e
+	return r.ExpectErrorFields(t, w.status, w.code, w.message, w.details, w.hint)
 }
 
 // errUserToken is a token for the authenticated role webuser.

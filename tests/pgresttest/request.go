@@ -157,6 +157,27 @@ func (r *Response) ExpectError(t testing.TB, status int, code string) map[string
 	return e
 }
 
+// ExpectErrorFields is ExpectError checking the rest of the error body
+// too: message, details and hint, where a nil details or hint expects JSON
+// null. A response to HEAD has no body to check: it fails t.
+func (r *Response) ExpectErrorFields(t testing.TB, status int, code, message string, details, hint any) map[string]any {
+	t.Helper()
+	e := r.ExpectError(t, status, code)
+	if e == nil {
+		t.Fatalf("the error response has no body")
+	}
+	if e["message"] != message {
+		t.Errorf("message\n got %#v\nwant %#v", e["message"], message)
+	}
+	if e["details"] != details {
+		t.Errorf("details\n got %#v\nwant %#v", e["details"], details)
+	}
+	if e["hint"] != hint {
+		t.Errorf("hint\n got %#v\nwant %#v", e["hint"], hint)
+	}
+	return e
+}
+
 // Expect checks a whole response: status; the body, compared with want as
 // JSON values (spacing and key order aside), or none when want is ""; a
 // body's Content-Type "application/json; charset=utf-8" (unless header

@@ -63,16 +63,7 @@ func runFailures(t *testing.T, s *server, cases []failure) {
 
 func checkFailure(t *testing.T, res *response, c failure) {
 	t.Helper()
-	e := res.ExpectError(t, c.status, c.code)
-	if e["message"] != c.message {
-		t.Errorf("message\n got %v\nwant %v", e["message"], c.message)
-	}
-	if e["details"] != c.details {
-		t.Errorf("details\n got %v\nwant %v", e["details"], c.details)
-	}
-	if e["hint"] != c.hint {
-		t.Errorf("hint\n got %v\nwant %v", e["hint"], c.hint)
-	}
+	res.ExpectErrorFields(t, c.status, c.code, c.message, c.details, c.hint)
 }
 
 // parseError is a PGRST100 failure: a 400 with no hint.
