@@ -16,8 +16,12 @@ import (
 type txSpec struct {
 	readOnly bool
 	// statements run in order; the last one is the main statement, whose
-	// rows are returned.
+	// rows are returned. The first switches to role; every later one runs
+	// as role.
 	statements []sqlgen.Statement
+	// role is the role the request runs as. Statements after the first
+	// are prepared per role (see statementName).
+	role string
 	// decided is true when commit-or-rollback is known before the main
 	// statement runs (reads): the end is then pipelined with the rest and
 	// the whole transaction takes one round trip.
@@ -94,7 +98,13 @@ func (e *Executor) pipeline(ctx context.Context, pg *pgconn.PgConn, spec *txSpec
 			p.SendQueryParams(st.SQL, st.Args, nil, nil, nil)
 			continue
 		}
-		names[i] = statementName(st.SQL)
+		planRole := spec.role
+		if i == 0 {
+			// The settings statement runs before the switch, as the
+			// authenticator, whatever the request's role.
+			planRole = ""
+		}
+		names[i] = statementName(planRole, st.SQL)
 		if !prepared.has(names[i]) {
 			p.SendPrepare(names[i], st.SQL, nil)
 			parses[i] = true
@@ -211,9 +221,25 @@ func rollbackIfOpen(ctx context.Context, pg *pgconn.PgConn) {
 	}
 }
 
-// statementName is the prepared statement's name: a digest of its text,
-// so one request shape maps to one statement on every connection.
-func statementName(sql string) string {
-	sum := sha256.Sum256([]byte(sql))
-	return "pgrst_" + hex.EncodeToString(sum[:16])
+// statementName is the prepared statement's name: a digest of the role
+// it runs as and its text, so one request shape of one role maps to one
+// statement on every connection.
+//
+// The role is part of the name because a plan carries privilege checks
+// made while planning: PostgreSQL inlines a simple LANGUAGE sql function
+// after checking EXECUTE for the role that plans it, and a cached
+// generic plan then runs the inlined body for whoever executes it. A
+// statement shared across roles would let a role without EXECUTE run a
+// function another role planned. Named per role, a plan is only ever
+// reused by the role it was made for; a REVOKE of EXECUTE invalidates it
+// (PostgreSQL tracks the inlined function), and a schema cache reload
+// drops every statement (for a revoked role membership, which PostgreSQL
+// does not track).
+func statementName(role, sql string) string {
+	h := sha256.New()
+	h.Write([]byte(role))
+	h.Write([]byte{0}) // a role name cannot hold NUL, so no two pairs collide
+	h.Write([]byte(sql))
+	var sum [sha256.Size]byte
+	return "pgrst_" + hex.EncodeToString(h.Sum(sum[:0])[:16])
 }

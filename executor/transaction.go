@@ -48,7 +48,7 @@ func (e *Executor) transactWith(r *http.Request, req *apirequest.Request, cache 
 	first := len(statements)
 	statements = append(statements, opts.extras...)
 	statements = append(statements, main)
-	spec := &txSpec{readOnly: opts.readOnly, statements: statements, decided: opts.readOnly, commit: commit}
+	spec := &txSpec{readOnly: opts.readOnly, statements: statements, role: id.Role, decided: opts.readOnly, commit: commit}
 
 	var out *output
 	decide := func(res *txResult) (bool, error) {
