@@ -11,6 +11,7 @@ import (
 	"github.com/pgrest/caddy-pgrest/executor/openapi"
 	"github.com/pgrest/caddy-pgrest/executor/schema"
 	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
+	"github.com/pgrest/caddy-pgrest/executor/sqltext"
 	"github.com/pgrest/caddy-pgrest/jwtauth"
 )
 
@@ -86,9 +87,9 @@ func (e *Executor) inspect(r *http.Request, req *apirequest.Request, cache *sche
 		return nil, err
 	}
 	follow := e.cfg.OpenAPIMode != OpenAPIIgnorePrivileges
-	stmt := sqlgen.Statement{SQL: inspectDescriptionSQL, Args: [][]byte{[]byte(req.Schema)}}
+	stmt := sqlgen.Statement{SQL: sqltext.Const(inspectDescriptionSQL), Args: [][]byte{[]byte(req.Schema)}}
 	if follow {
-		stmt.SQL = inspectPrivilegesSQL
+		stmt.SQL = sqltext.Const(inspectPrivilegesSQL)
 	}
 	out, _, err := e.transact(r, req, cache, id, stmt, true)
 	if err != nil {

@@ -95,7 +95,7 @@ func (e *Executor) pipeline(ctx context.Context, pg *pgconn.PgConn, spec *txSpec
 	parses := make([]bool, len(spec.statements))
 	for i, st := range spec.statements {
 		if !e.cfg.PreparedStatements {
-			p.SendQueryParams(st.SQL, st.Args, nil, nil, nil)
+			p.SendQueryParams(st.SQL.String(), st.Args, nil, nil, nil)
 			continue
 		}
 		planRole := spec.role
@@ -104,9 +104,9 @@ func (e *Executor) pipeline(ctx context.Context, pg *pgconn.PgConn, spec *txSpec
 			// authenticator, whatever the request's role.
 			planRole = ""
 		}
-		names[i] = statementName(planRole, st.SQL)
+		names[i] = statementName(planRole, st.SQL.String())
 		if !prepared.has(names[i]) {
-			p.SendPrepare(names[i], st.SQL, nil)
+			p.SendPrepare(names[i], st.SQL.String(), nil)
 			parses[i] = true
 		}
 		p.SendQueryPrepared(names[i], st.Args, nil, nil)

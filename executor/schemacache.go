@@ -11,7 +11,7 @@ import (
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
 	"github.com/pgrest/caddy-pgrest/executor/schema"
-	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
+	"github.com/pgrest/caddy-pgrest/executor/sqltext"
 )
 
 // Backoff between failed schema cache loads, as PostgREST retries.
@@ -139,7 +139,7 @@ func (e *Executor) listenOnce(ctx context.Context, connected func()) error {
 		return err
 	}
 	defer conn.Close(context.Background())
-	if _, err := conn.Exec(ctx, "listen "+sqlgen.QuoteIdent(e.cfg.Channel)); err != nil {
+	if _, err := conn.Exec(ctx, sqltext.Fmt("listen %s", sqltext.Ident(e.cfg.Channel)).String()); err != nil {
 		return err
 	}
 	connected()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pgrest/caddy-pgrest/executor/schema"
 	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
+	"github.com/pgrest/caddy-pgrest/executor/sqltext"
 	"github.com/pgrest/caddy-pgrest/jwtauth"
 )
 
@@ -54,10 +55,10 @@ func (e *Executor) settingsStatement(r *http.Request, id jwtauth.Identity, schem
 		object = settingsObject(e.cfg.AppSettings, extra, claims)
 	}
 	if legacy {
-		return sqlgen.Statement{SQL: legacySettingsSQL,
+		return sqlgen.Statement{SQL: sqltext.Const(legacySettingsSQL),
 			Args: [][]byte{role, method, path, headers, cookies, searchPath, object}}
 	}
-	return sqlgen.Statement{SQL: settingsSQL,
+	return sqlgen.Statement{SQL: sqltext.Const(settingsSQL),
 		Args: [][]byte{role, []byte(id.ClaimsJSON), method, path, headers, cookies, searchPath, object}}
 }
 
@@ -82,14 +83,16 @@ func settingsObject(app, extra []schema.Setting, claims map[string]string) []byt
 }
 
 // searchPaths renders, for each exposed schema, the search_path of its
-// requests: the schema followed by db_extra_search_path.
+// requests: the schema followed by db_extra_search_path. The path is a
+// bind argument's value, not SQL text, but set_config parses it as a
+// list of names, so each is quoted by the one quoting function.
 func searchPaths(schemas, extra []string) map[string][]byte {
 	paths := make(map[string][]byte, len(schemas))
 	for _, s := range schemas {
 		parts := make([]string, 0, 1+len(extra))
-		parts = append(parts, sqlgen.QuoteIdent(s))
+		parts = append(parts, sqltext.Ident(s).String())
 		for _, x := range extra {
-			parts = append(parts, sqlgen.QuoteIdent(x))
+			parts = append(parts, sqltext.Ident(x).String())
 		}
 		paths[s] = []byte(strings.Join(parts, ", "))
 	}

@@ -4,11 +4,13 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
 	"github.com/pgrest/caddy-pgrest/executor/schema"
 	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
+	"github.com/pgrest/caddy-pgrest/executor/sqltext"
 	"github.com/pgrest/caddy-pgrest/jwtauth"
 	"go.uber.org/zap"
 )
@@ -43,7 +45,7 @@ func (e *Executor) transactWith(r *http.Request, req *apirequest.Request, cache 
 	statements := make([]sqlgen.Statement, 0, 3+len(opts.extras))
 	statements = append(statements, e.settingsStatement(r, id, req.Schema, e.legacyClaims(cache), opts.settings))
 	if e.cfg.PreRequest != "" {
-		statements = append(statements, sqlgen.Statement{SQL: "select " + preRequestCall(e.cfg.PreRequest) + "()"})
+		statements = append(statements, sqlgen.Statement{SQL: sqltext.Fmt("select %s()", preRequestCall(e.cfg.PreRequest))})
 	}
 	first := len(statements)
 	statements = append(statements, opts.extras...)
@@ -111,14 +113,13 @@ func (e *Executor) legacyClaims(cache *schema.Cache) bool {
 	return cache.ServerVersionNum < 140000
 }
 
-// preRequestCall quotes db_pre_request, which may be schema-qualified.
-func preRequestCall(name string) string {
-	for i := 0; i < len(name); i++ {
-		if name[i] == '.' {
-			return sqlgen.QualifiedName(name[:i], name[i+1:])
-		}
+// preRequestCall quotes db_pre_request, which may be schema-qualified:
+// the part before the first dot is the schema.
+func preRequestCall(name string) sqltext.SQL {
+	if schemaName, function, ok := strings.Cut(name, "."); ok {
+		return sqltext.Qualified(schemaName, function)
 	}
-	return sqlgen.QuoteIdent(name)
+	return sqltext.Ident(name)
 }
 
 // contentRange renders the Content-Range of a page starting at offset.

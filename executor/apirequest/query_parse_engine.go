@@ -255,6 +255,9 @@ var anyChar = satisfy(func(rune) bool { return true })
 
 var letter = label(satisfy(unicode.IsLetter), "letter")
 
+// asciiLetter is a letter of a type name, which takes ASCII only.
+var asciiLetter = label(satisfy(func(r rune) bool { return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' }), "letter")
+
 var digit = label(satisfy(func(r rune) bool { return r >= '0' && r <= '9' }), "digit")
 
 // str is Parsec's string: it reports failures at its start position,

@@ -217,11 +217,39 @@ func (r *selectScanner) item() (SelectItem, bool) {
 	}
 	it := SelectItem{Kind: SelectColumn, Field: Field{Name: name}, Alias: alias}
 	if r.eat("::") {
-		if it.Cast, ok = r.name(); !ok {
+		if it.Cast, ok = r.typeName(); !ok {
 			return SelectItem{}, false
 		}
 	}
 	return it, r.atItemEnd()
+}
+
+// typeName reads a cast's type as pTypeName does: name[.name] then any
+// []. A dot it does not take (an aggregate's .sum(), a bad name) is left
+// for the caller, which then finds no item end and defers to the grammar.
+func (r *selectScanner) typeName() (string, bool) {
+	start := r.i
+	if !r.typeNamePart() {
+		return "", false
+	}
+	if r.peek(".") {
+		dot := r.i
+		r.i++
+		if !r.typeNamePart() || r.peek("(") {
+			r.i = dot
+		}
+	}
+	for r.eat("[]") {
+	}
+	return r.s[start:r.i], true
+}
+
+func (r *selectScanner) typeNamePart() bool {
+	start := r.i
+	for r.i < len(r.s) && isTypeNameChar(rune(r.s[r.i])) {
+		r.i++
+	}
+	return r.i > start
 }
 
 // embed reads up to two !params and the parenthesised children.

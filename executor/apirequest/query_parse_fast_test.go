@@ -20,7 +20,8 @@ func randomText(rng *rand.Rand, tokens []string, maxLen int) string {
 func TestFastPathsAgreeWithGrammar(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	selectTokens := []string{"a", "b", "count", "left", "inner", "leftx", "é", "_$", "*", "...", ":", "::", "!", "(", ")",
-		",", " ", "\t", "-", ">", ".", `"`, `\`, "sum()", "()", "int", "count()", "a(", "b:c", "!inner", "!fk"}
+		",", " ", "\t", "-", ">", ".", `"`, `\`, "sum()", "()", "int", "count()", "a(", "b:c", "!inner", "!fk",
+		"::int[]", "::s.t", "[]", "[", "$", "::t.sum()"}
 	orderTokens := []string{"a", "b", "asc", "desc", "nullsfirst", "nullslast", ".", ",", " ", "(", ")", "->", "x-y", `"`}
 	filterTokens := []string{"not", "eq", "neq", "gt", "gte", "like", "ilike", "is", "in", "isdistinct", "fts", "cs", ".",
 		"(", ")", ",", `"`, "null", "NULL", "Not_Null", "true", "unknown", "x", "*", " ", "any", "(any)", "{1,2}", "é"}
@@ -159,6 +160,7 @@ func TestScanPredicatesMatchTheirParsers(t *testing.T) {
 		p      parser[rune]
 	}{
 		{"identifier characters", isIdentifierChar, alt(letter, digit, oneOf("_ $"))},
+		{"type name characters", isTypeNameChar, alt(asciiLetter, digit, oneOf("_"))},
 		{"spaces and tabs", func(r rune) bool { return r == ' ' || r == '\t' }, oneOf(" \t")},
 		{"digits", func(r rune) bool { return r >= '0' && r <= '9' }, digit},
 	}

@@ -213,7 +213,31 @@ var aliasSeparator = right(char(':'), notFollowedBy(char(':')))
 
 var pAlias = optional(try(left(pFieldName, aliasSeparator)))
 
-var pCast = optional(right(str("::"), pIdentifier))
+// pCast is ::type. Unlike a field name, a type name takes only ASCII
+// letters, digits and _, one optional schema before a dot, and [] per
+// array dimension: the text after :: becomes SQL (as a checked type
+// name), so no space, $, quote or other punctuation may pass. A dot
+// followed by a name and ( starts an aggregate (amount::int.sum()), not a
+// schema-qualified type.
+var pCast = optional(right(str("::"), pTypeName))
+
+var pTypeNamePart = chars(1, isTypeNameChar, alt(asciiLetter, digit, oneOf("_")))
+
+var pTypeName parser[string] = func(s pstate) reply[string] {
+	c := begin(s)
+	name := step(&c, pTypeNamePart)
+	qualified := step(&c, optional(try(right(char('.'), left(pTypeNamePart, notFollowedBy(char('(')))))))
+	dims := step(&c, many(str("[]")))
+	if qualified != nil {
+		name += "." + *qualified
+	}
+	return done(&c, name+strings.Repeat("[]", len(dims)))
+}
+
+// isTypeNameChar is what a part of a type name is made of.
+func isTypeNameChar(r rune) bool {
+	return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '_'
+}
 
 // embedParam is one !hint or !inner/!left.
 type embedParam struct{ hint, join string }

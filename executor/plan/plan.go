@@ -7,6 +7,7 @@ package plan
 import (
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
 	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/sqltext"
 )
 
 // Read is the plan of one level of a read: the root relation or one
@@ -60,13 +61,13 @@ type Field struct {
 	// Name is the output key: the alias, else the aggregate's name, else
 	// the last JSON key or the column.
 	Name string
-	// Cast is a type name validated by the parser (letters, digits, _,
-	// $ and spaces): the one raw splice into SQL.
-	Cast string
+	// Cast is the requested ::type, checked by sqltext.ParseTypeName:
+	// the only form in which a type from the request reaches SQL.
+	Cast sqltext.TypeName
 	// Aggregate is count, sum, avg, min or max; AggregateCast casts its
 	// result. Count() with no column counts rows.
 	Aggregate     string
-	AggregateCast string
+	AggregateCast sqltext.TypeName
 }
 
 // Embed is an embedded resource.

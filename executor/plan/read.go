@@ -89,9 +89,16 @@ func (b *builder) level(rel *schema.Relation, alias string, items []apirequest.S
 
 // field resolves a column, JSON path, computed column or aggregate.
 func (b *builder) field(rel *schema.Relation, it apirequest.SelectItem) (Field, *apierr.Error) {
-	f := Field{Cast: it.Cast, Aggregate: it.Aggregate, AggregateCast: it.AggregateCast}
+	f := Field{Aggregate: it.Aggregate}
 	if it.Aggregate != "" && !b.opts.AggregatesEnabled {
 		return f, apierr.AggregatesNotAllowed()
+	}
+	var err *apierr.Error
+	if f.Cast, err = castType(it.Cast); err != nil {
+		return f, err
+	}
+	if f.AggregateCast, err = castType(it.AggregateCast); err != nil {
+		return f, err
 	}
 	// count() and "*".count() count rows; any other aggregate names a value.
 	if it.Field.Name != "" && it.Field.Name != "*" {

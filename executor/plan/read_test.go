@@ -265,6 +265,35 @@ func TestBuildReadErrors(t *testing.T) {
 			opts:   aggregates,
 		},
 		{
+			name:   "a cast to a pseudo-type is refused",
+			target: "clients?select=name::unknown",
+			want: &apierr.Error{Status: http.StatusBadRequest, Code: "PGRST100",
+				Message: "failed to parse select parameter (::unknown)",
+				Details: "cannot cast to unknown: it is a pseudo-type, which has no values of its own"},
+		},
+		{
+			name:   "an aggregate's cast to a pseudo-type is refused",
+			target: "clients?select=count()::pg_catalog.record",
+			opts:   aggregates,
+			want: &apierr.Error{Status: http.StatusBadRequest, Code: "PGRST100",
+				Message: "failed to parse select parameter (::pg_catalog.record)",
+				Details: "cannot cast to pg_catalog.record: it is a pseudo-type, which has no values of its own"},
+		},
+		{
+			name:   "a cast that is not a type name is refused",
+			target: "clients?select=name::1text",
+			want: &apierr.Error{Status: http.StatusBadRequest, Code: "PGRST100",
+				Message: "failed to parse select parameter (::1text)",
+				Details: "1text is not a type name: a cast names a type as letters, digits and _ (not first, at most " +
+					"63 of them), optionally after a schema and a dot, then [] per array dimension, as in " +
+					"int, text[] or public.mytype"},
+		},
+		{
+			name:   "casts to keywords, arrays and schema-qualified types pass",
+			target: "clients?select=id::int,name::text,id::Int[],name::public.mytype,count()::bigint",
+			opts:   aggregates,
+		},
+		{
 			name:   "is.null and not.is.null test an embed's presence",
 			target: "projects?select=id,clients(id),tasks(id)&clients=is.null&tasks=not.is.null",
 		},

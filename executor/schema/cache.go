@@ -114,10 +114,18 @@ type Function struct {
 // Param is one input parameter of a function.
 type Param struct {
 	Name string
-	// Type is format_type() of the parameter.
-	Type       string
-	HasDefault bool
-	Variadic   bool
+	// Type is format_type() of the parameter, for people: messages and
+	// the OpenAPI document. SQL names the type by the three fields below.
+	Type string
+	// TypeSchema and TypeName are the catalog's names of the type, of its
+	// element type for an array; TypeArrayDims is 1 for an array (the
+	// catalog has one array type per element type, whatever the
+	// dimensions), else 0.
+	TypeSchema    string
+	TypeName      string
+	TypeArrayDims int
+	HasDefault    bool
+	Variadic      bool
 }
 
 // ReturnShape is how a function's result becomes JSON.

@@ -378,13 +378,33 @@ func (l *loader) loadConstraints(ctx context.Context) error {
 
 // functionsSQL lists plain functions (not procedures, aggregates or window
 // functions) with their input parameters. Argument modes: i in, o out,
-// b inout, v variadic, t table column.
+// b inout, v variadic, t table column. Each argument's type comes as
+// format_type's text (for messages and OpenAPI) and as the schema and
+// name of the type, of its element type for an array type (the element's
+// typarray is the type), which SQL quotes: format_type's text is not a
+// quoted name (integer[], "My Type", character varying).
 const functionsSQL = `
 select p.oid, n.nspname, p.proname,
        coalesce(p.proargnames, '{}'::text[]),
        coalesce(p.proargmodes::text[], '{}'::text[]),
        array(select format_type(x.t, null)
              from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[])) with ordinality x(t, i)
+             order by x.i),
+       array(select coalesce(en.nspname, tn.nspname)
+             from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[])) with ordinality x(t, i)
+             join pg_type t on t.oid = x.t join pg_namespace tn on tn.oid = t.typnamespace
+             left join pg_type e on e.oid = t.typelem and e.typarray = t.oid
+             left join pg_namespace en on en.oid = e.typnamespace
+             order by x.i),
+       array(select coalesce(e.typname, t.typname)::text
+             from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[])) with ordinality x(t, i)
+             join pg_type t on t.oid = x.t
+             left join pg_type e on e.oid = t.typelem and e.typarray = t.oid
+             order by x.i),
+       array(select (e.oid is not null)::int
+             from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[])) with ordinality x(t, i)
+             join pg_type t on t.oid = x.t
+             left join pg_type e on e.oid = t.typelem and e.typarray = t.oid
              order by x.i),
        p.pronargdefaults, p.proretset,
        format_type(p.prorettype, null), rt.typtype::text,
@@ -416,12 +436,13 @@ func (l *loader) loadFunctions(ctx context.Context) error {
 	defer rows.Close()
 	for rows.Next() {
 		f := &Function{}
-		var names, modes, types []string
+		var names, modes, types, typeSchemas, typeNames []string
+		var typeArrayDims []int
 		var ndefaults int
 		var typtype, vol string
 		var returnsRecord bool
 		var config []string
-		if err := rows.Scan(&f.OID, &f.Schema, &f.Name, &names, &modes, &types, &ndefaults,
+		if err := rows.Scan(&f.OID, &f.Schema, &f.Name, &names, &modes, &types, &typeSchemas, &typeNames, &typeArrayDims, &ndefaults,
 			&f.Returns.Set, &f.Returns.Type, &typtype,
 			&f.Returns.RelationSchema, &f.Returns.RelationName, &returnsRecord, &vol, &f.Description,
 			&f.ArgRelation.Schema, &f.ArgRelation.Name, &f.Rows, &config); err != nil {
@@ -433,7 +454,7 @@ func (l *loader) loadFunctions(ctx context.Context) error {
 			}
 		}
 		f.Volatility = vol[0]
-		f.Params = inputParams(names, modes, types, ndefaults)
+		f.Params = inputParams(names, modes, argTypes(types, typeSchemas, typeNames, typeArrayDims), ndefaults)
 		switch {
 		case f.Returns.Type == "void":
 			f.Returns.Shape = ReturnsVoid
@@ -450,9 +471,28 @@ func (l *loader) loadFunctions(ctx context.Context) error {
 	return rows.Err()
 }
 
+// argType is one argument's type as the catalog names it.
+type argType struct {
+	display, schema, name string
+	arrayDims             int
+}
+
+// argTypes zips the functions query's per-argument type columns, which
+// have one element per argument each.
+func argTypes(display, schemas, names []string, arrayDims []int) []argType {
+	out := make([]argType, len(display))
+	for i, d := range display {
+		out[i].display = d
+		if i < len(schemas) && i < len(names) && i < len(arrayDims) {
+			out[i].schema, out[i].name, out[i].arrayDims = schemas[i], names[i], arrayDims[i]
+		}
+	}
+	return out
+}
+
 // inputParams picks the input parameters out of the full argument lists;
 // the last ndefaults of them have defaults.
-func inputParams(names, modes, types []string, ndefaults int) []Param {
+func inputParams(names, modes []string, types []argType, ndefaults int) []Param {
 	var params []Param
 	for i, typ := range types {
 		mode := "i"
@@ -462,7 +502,8 @@ func inputParams(names, modes, types []string, ndefaults int) []Param {
 		if mode == "o" || mode == "t" {
 			continue
 		}
-		p := Param{Type: typ, Variadic: mode == "v"}
+		p := Param{Type: typ.display, TypeSchema: typ.schema, TypeName: typ.name, TypeArrayDims: typ.arrayDims,
+			Variadic: mode == "v"}
 		if i < len(names) {
 			p.Name = names[i]
 		}

@@ -1,13 +1,12 @@
 package sqlgen
 
 import (
-	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
 	"github.com/pgrest/caddy-pgrest/executor/plan"
 	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/sqltext"
 )
 
 // Call is a planned function call.
@@ -37,36 +36,40 @@ func CallFunction(c Call) Statement {
 	f := c.Function
 	g := &gen{}
 	from := g.callFrom(c)
-	var inner, body string
+	var inner, body sqltext.SQL
 	if f.Returns.Shape == schema.ReturnsVoid {
-		inner = "select from " + from + " pgrst_call"
-		body = "'null'"
+		inner = sqltext.Fmt("select from %s pgrst_call", from)
+		body = sqltext.Const("'null'")
 	} else {
-		inner = "select pgrst_call.pgrst_scalar from " + from + " pgrst_call(pgrst_scalar)"
-		body = "coalesce(pg_catalog.json_agg(_pgrst_t.pgrst_scalar), '[]')"
+		inner = sqltext.Fmt("select pgrst_call.pgrst_scalar from %s pgrst_call(pgrst_scalar)", from)
+		body = sqltext.Const("coalesce(pg_catalog.json_agg(_pgrst_t.pgrst_scalar), '[]')")
 		if !f.Returns.Set {
-			body = "coalesce(pg_catalog.json_agg(_pgrst_t.pgrst_scalar)->0, 'null')"
+			body = sqltext.Const("coalesce(pg_catalog.json_agg(_pgrst_t.pgrst_scalar)->0, 'null')")
 		}
 	}
+	bodyText := sqltext.Fmt("%s::text", body)
 	if !f.Returns.Set || f.Returns.Shape == schema.ReturnsVoid {
-		cols := fmt.Sprintf(resultColumns, "null::bigint", body+"::text")
-		return Statement{SQL: "select " + cols + " from (" + inner + ") _pgrst_t", Args: g.args}
+		cols := sqltext.Fmt(resultColumns, sqltext.Const("null::bigint"), bodyText)
+		return Statement{SQL: sqltext.Fmt("select %s from (%s) _pgrst_t", cols, inner), Args: g.args}
 	}
 	// A set of scalars pages like a table: the call runs once, in a CTE
 	// that the page and the exact count both read.
-	page := "select pgrst_scalar from pgrst_all"
+	var page sqltext.Builder
+	page.Const("select pgrst_scalar from pgrst_all")
 	if c.Range.Limit != nil {
-		page += " limit " + g.param(strconv.FormatInt(*c.Range.Limit, 10))
+		page.Const(" limit ")
+		page.Write(g.param(strconv.FormatInt(*c.Range.Limit, 10)))
 	}
 	if c.Range.Offset != 0 {
-		page += " offset " + g.param(strconv.FormatInt(c.Range.Offset, 10))
+		page.Const(" offset ")
+		page.Write(g.param(strconv.FormatInt(c.Range.Offset, 10)))
 	}
-	total := "null::bigint"
+	total := sqltext.Const("null::bigint")
 	if c.Count {
-		total = "(select pg_catalog.count(*) from pgrst_all)"
+		total = sqltext.Const("(select pg_catalog.count(*) from pgrst_all)")
 	}
-	cols := fmt.Sprintf(resultColumns, total, body+"::text")
-	return Statement{SQL: "with pgrst_all as (" + inner + ") select " + cols + " from (" + page + ") _pgrst_t", Args: g.args}
+	cols := sqltext.Fmt(resultColumns, total, bodyText)
+	return Statement{SQL: sqltext.Fmt("with pgrst_all as (%s) select %s from (%s) _pgrst_t", inner, cols, page.SQL()), Args: g.args}
 }
 
 // CallRead calls a function returning rows and shapes them with the read
@@ -77,12 +80,13 @@ func CallFunction(c Call) Statement {
 // function that writes would otherwise write twice), as in PostgREST.
 func CallRead(c Call, p *plan.Read, opts ReadOptions, single bool) (Statement, *Statement) {
 	g := &gen{}
-	with := "pgrst_call_rows as (select pgrst_call.* from " + g.callFrom(c) + " pgrst_call), "
-	g.rootFrom = "pgrst_call_rows"
+	with := sqltext.Fmt("pgrst_call_rows as (select pgrst_call.* from %s pgrst_call), ", g.callFrom(c))
+	g.rootFrom = sqltext.Const("pgrst_call_rows")
 	if f := c.Function; f.Returns.RelationName != "" {
 		// The rows are the returned table's: computed columns take that
 		// type, and an overloaded one cannot be chosen for a bare record.
-		g.rootAlias, g.rootRowType = p.Alias, QualifiedName(f.Returns.RelationSchema, f.Returns.RelationName)
+		g.rootAlias = p.Alias
+		g.rootRowType = sqltext.QualifiedType(f.Returns.RelationSchema, f.Returns.RelationName, 0)
 	}
 	if single && opts.Representation.Media == apirequest.MediaJSON {
 		opts.Representation.Media = apirequest.MediaSingleObject
@@ -90,29 +94,35 @@ func CallRead(c Call, p *plan.Read, opts ReadOptions, single bool) (Statement, *
 	return g.read(p, opts, with)
 }
 
+// paramType is a parameter's type as SQL, from the catalog's names of it
+// (never from format_type's text, which is for people).
+func paramType(p schema.Param) sqltext.SQL {
+	return sqltext.QualifiedType(p.TypeSchema, p.TypeName, p.TypeArrayDims).SQL()
+}
+
 // callFrom renders the call of c.Function as a FROM item, its alias left
 // to the caller, for CallFunction and CallRead alike: the body as the one
 // argument, no arguments, or the given ones by name, read out of the JSON
 // object of arguments by json_to_record.
-func (g *gen) callFrom(c Call) string {
+func (g *gen) callFrom(c Call) sqltext.SQL {
 	f := c.Function
-	fn := QualifiedName(f.Schema, f.Name)
+	fn := sqltext.Qualified(f.Schema, f.Name)
 	switch {
 	case c.WholeBody:
-		return fn + "(" + g.paramBytes(c.Args) + "::" + f.Params[0].Type + ")"
+		return sqltext.Fmt("%s(%s::%s)", fn, g.paramBytes(c.Args), paramType(f.Params[0]))
 	case len(c.Given) == 0:
-		return fn + "()"
+		return sqltext.Fmt("%s()", fn)
 	}
-	defs := make([]string, len(c.Given))
-	named := make([]string, len(c.Given))
+	defs := make([]sqltext.SQL, len(c.Given))
+	named := make([]sqltext.SQL, len(c.Given))
 	for i, p := range c.Given {
-		defs[i] = QuoteIdent(p.Name) + " " + p.Type
-		variadic := ""
+		name := sqltext.Ident(p.Name)
+		defs[i] = sqltext.Fmt("%s %s", name, paramType(p))
+		named[i] = sqltext.Fmt("%s := pgrst_args.%s", name, name)
 		if p.Variadic {
-			variadic = "variadic "
+			named[i] = sqltext.Fmt("variadic %s", named[i])
 		}
-		named[i] = variadic + QuoteIdent(p.Name) + " := pgrst_args." + QuoteIdent(p.Name)
 	}
-	return "pg_catalog.json_to_record(" + g.paramBytes(c.Args) + "::json) as pgrst_args(" +
-		strings.Join(defs, ", ") + "), lateral " + fn + "(" + strings.Join(named, ", ") + ")"
+	return sqltext.Fmt("pg_catalog.json_to_record(%s::json) as pgrst_args(%s), lateral %s(%s)",
+		g.paramBytes(c.Args), sqltext.Join(defs, ", "), fn, sqltext.Join(named, ", "))
 }

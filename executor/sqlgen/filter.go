@@ -4,67 +4,77 @@ import (
 	"strings"
 
 	"github.com/pgrest/caddy-pgrest/executor/plan"
+	"github.com/pgrest/caddy-pgrest/executor/sqltext"
 )
 
 // binaryOps are the operators that compare a column with one value.
-var binaryOps = map[string]string{
-	"eq": "=", "neq": "<>", "gt": ">", "gte": ">=", "lt": "<", "lte": "<=",
-	"like": "like", "ilike": "ilike", "match": "~", "imatch": "~*",
-	"cs": "@>", "cd": "<@", "ov": "&&",
-	"sl": "<<", "sr": ">>", "nxr": "&<", "nxl": "&>", "adj": "-|-",
-	"isdistinct": "is distinct from",
+var binaryOps = map[string]sqltext.SQL{
+	"eq": sqltext.Const("="), "neq": sqltext.Const("<>"), "gt": sqltext.Const(">"), "gte": sqltext.Const(">="),
+	"lt": sqltext.Const("<"), "lte": sqltext.Const("<="),
+	"like": sqltext.Const("like"), "ilike": sqltext.Const("ilike"), "match": sqltext.Const("~"), "imatch": sqltext.Const("~*"),
+	"cs": sqltext.Const("@>"), "cd": sqltext.Const("<@"), "ov": sqltext.Const("&&"),
+	"sl": sqltext.Const("<<"), "sr": sqltext.Const(">>"), "nxr": sqltext.Const("&<"), "nxl": sqltext.Const("&>"),
+	"adj":        sqltext.Const("-|-"),
+	"isdistinct": sqltext.Const("is distinct from"),
 }
 
 // ftsFunctions turn the value into a tsquery for each full-text operator.
-var ftsFunctions = map[string]string{
-	"fts": "to_tsquery", "plfts": "plainto_tsquery", "phfts": "phraseto_tsquery", "wfts": "websearch_to_tsquery",
+var ftsFunctions = map[string]sqltext.SQL{
+	"fts":   sqltext.Const("pg_catalog.to_tsquery"),
+	"plfts": sqltext.Const("pg_catalog.plainto_tsquery"),
+	"phfts": sqltext.Const("pg_catalog.phraseto_tsquery"),
+	"wfts":  sqltext.Const("pg_catalog.websearch_to_tsquery"),
 }
 
 // isValues are the only right-hand sides of "is": keywords, not values.
-var isValues = map[string]string{
-	"null": "null", "not_null": "not null", "true": "true", "false": "false", "unknown": "unknown",
+var isValues = map[string]sqltext.SQL{
+	"null": sqltext.Const("null"), "not_null": sqltext.Const("not null"), "true": sqltext.Const("true"),
+	"false": sqltext.Const("false"), "unknown": sqltext.Const("unknown"),
 }
 
+// quantifiers are the words of op(any) and op(all).
+var quantifiers = map[string]sqltext.SQL{"any": sqltext.Const("any"), "all": sqltext.Const("all")}
+
 // condition renders one condition of level r.
-func (g *gen) condition(r *plan.Read, c plan.Condition) string {
-	var s string
+func (g *gen) condition(r *plan.Read, c plan.Condition) sqltext.SQL {
+	var s sqltext.SQL
 	switch {
 	case c.EmbedNull != nil:
 		if c.EmbedNull.ToOne() {
-			s = "pg_catalog.row_to_json(" + QuoteIdent(c.EmbedNull.Plan.Alias+"_r") + ".*)"
+			s = sqltext.Fmt("pg_catalog.row_to_json(%s.*)", sqltext.Ident(c.EmbedNull.Plan.Alias+"_r"))
 		} else {
-			s = QuoteIdent(c.EmbedNull.Plan.Alias+"_agg") + ".body"
+			s = sqltext.Fmt("%s.body", sqltext.Ident(c.EmbedNull.Plan.Alias+"_agg"))
 		}
-		s += " is null"
+		s = sqltext.Fmt("%s is null", s)
 	case c.Filter != nil:
 		s = g.filter(r, c.Filter)
 	default:
-		parts := make([]string, len(c.Children))
+		parts := make([]sqltext.SQL, len(c.Children))
 		for i, ch := range c.Children {
 			parts[i] = g.condition(r, ch)
 		}
-		join := " and "
+		joined := sqltext.Join(parts, " and ")
 		if c.Op == "or" {
-			join = " or "
+			joined = sqltext.Join(parts, " or ")
 		}
-		s = "(" + strings.Join(parts, join) + ")"
+		s = sqltext.Fmt("(%s)", joined)
 		if len(parts) == 0 {
-			s = "true"
+			s = sqltext.Const("true")
 		}
 	}
 	if c.Negated {
-		return "not (" + s + ")"
+		return sqltext.Fmt("not (%s)", s)
 	}
 	return s
 }
 
 // filter renders a column comparison; every value is a parameter whose
 // type PostgreSQL infers from the column.
-func (g *gen) filter(r *plan.Read, f *plan.Filter) string {
+func (g *gen) filter(r *plan.Read, f *plan.Filter) sqltext.SQL {
 	col := g.refExpr(r.Alias, f.Ref)
 	switch f.Op {
 	case "is":
-		return col + " is " + isValues[f.Value]
+		return sqltext.Fmt("%s is %s", col, isValues[f.Value])
 	case "in":
 		values := f.Values
 		if len(values) == 1 && values[0] == "" {
@@ -72,33 +82,33 @@ func (g *gen) filter(r *plan.Read, f *plan.Filter) string {
 			// reads both as the empty list, which matches no row.
 			values = nil
 		}
-		return col + " = any(" + g.param(arrayLiteral(values)) + ")"
+		return sqltext.Fmt("%s = any(%s)", col, g.param(arrayLiteral(values)))
 	}
 	if fn, ok := ftsFunctions[f.Op]; ok {
-		q := "pg_catalog." + fn + "("
+		q := sqltext.Fmt("%s(", fn)
 		if f.Language != "" {
-			lang := g.param(f.Language) + "::regconfig"
-			q += lang + ", "
+			lang := sqltext.Fmt("%s::regconfig", g.param(f.Language))
+			q = sqltext.Fmt("%s%s, ", q, lang)
 			if f.Ref.Type != "" && f.Ref.Type != "tsvector" && len(f.Ref.JSONPath) == 0 {
 				// A text column is turned into a tsvector with the same
 				// configuration as the query, or the two would disagree.
-				col = "pg_catalog.to_tsvector(" + lang + ", " + col + ")"
+				col = sqltext.Fmt("pg_catalog.to_tsvector(%s, %s)", lang, col)
 			}
 		}
-		return col + " @@ " + q + g.param(f.Value) + ")"
+		return sqltext.Fmt("%s @@ %s%s)", col, q, g.param(f.Value))
 	}
 	op := binaryOps[f.Op]
 	if f.Quantifier != "" {
 		// eq(any).{a,b}: the list is an array literal PostgreSQL parses
 		// against the column's type.
-		return col + " " + op + " " + f.Quantifier + "(" + g.param(f.Value) + ")"
+		return sqltext.Fmt("%s %s %s(%s)", col, op, quantifiers[f.Quantifier], g.param(f.Value))
 	}
-	return col + " " + op + " " + g.param(f.Value)
+	return sqltext.Fmt("%s %s %s", col, op, g.param(f.Value))
 }
 
 // arrayLiteral renders values as a PostgreSQL array literal, every
 // element quoted, so commas, braces and quotes in values stay inside
-// their element.
+// their element. It is a bind argument's value, never SQL text.
 func arrayLiteral(values []string) string {
 	var b strings.Builder
 	b.WriteByte('{')

@@ -12,15 +12,18 @@ package sqlgen_test
 //
 // Every case also checks the properties that make the SQL safe whatever
 // the request holds: the only words outside quoted identifiers are
-// sqlgen's own keywords and functions (and the casts the request asked
-// for, which the parser restricts), the only string literals are sqlgen's
-// own constants, and every filter value, JSON key and text search
-// language travels as a bind argument.
+// sqlgen's own keywords and functions and sqltext's keyword type names,
+// the only string literals are sqlgen's own constants, no text of the
+// request (value, JSON key, language, cast, alias, name) appears outside a
+// quoted identifier, and every filter value, JSON key and text search
+// language travels as a bind argument. goldenRefusals are requests whose
+// casts must stop before any SQL is made.
 
 import (
 	"flag"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -29,6 +32,7 @@ import (
 	"strings"
 	"testing"
 
+	apierr "github.com/pgrest/caddy-pgrest/errors"
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
 	"github.com/pgrest/caddy-pgrest/executor/plan"
 	"github.com/pgrest/caddy-pgrest/executor/schema"
@@ -56,6 +60,9 @@ var goldenCases = []goldenCase{
 	{name: "plain_read", target: "/clients"},
 	{name: "select_list", target: "/projects?select=id,name,client_id"},
 	{name: "alias_and_cast", target: "/projects?select=project_id:id,budget::text,label:name::varchar"},
+	{name: "cast_keyword_aliases", target: "/projects?select=id::int,client_id::BIGINT,budget::numeric,name::char,done:id::boolean"},
+	{name: "cast_arrays", target: "/tasks?select=id::int[],tags::text[],tags::varchar[][]"},
+	{name: "cast_schema_qualified", target: "/projects?select=name::public.mytype,data::pg_catalog.jsonb,budget::api.Money[]"},
 	{name: "json_path_select", target: "/projects?select=id,data->owner->>email,first_tag:data->tags->0,data->tags->>1,data->>-1"},
 	{name: "json_path_filter_and_order", target: "/projects?select=id,name&data->>color=eq.crimson&data->size->>unit=in.(cm,mm)&order=data->priority.desc.nullslast,id"},
 	{name: "empty_select", target: "/clients?select="},
@@ -98,6 +105,7 @@ var goldenCases = []goldenCase{
 
 	// Aggregates.
 	{name: "aggregates_grouped", aggregates: true, target: "/projects?select=client_id,total:budget.sum(),budget::int.avg()::int,count()"},
+	{name: "aggregates_cast", aggregates: true, target: "/projects?select=n:count()::int,budget::numeric.sum()::text,id::int.max()::public.big"},
 	{name: "aggregates_in_embed", aggregates: true, target: "/clients?select=name,projects(budget.max(),count())"},
 	{name: "aggregates_json_path_key", aggregates: true, target: "/projects?select=data->>color,count()"},
 	{name: "aggregates_json_path_order", aggregates: true, target: "/projects?select=data->>color,count()&order=data->>color.desc"},
@@ -230,6 +238,71 @@ func TestGolden(t *testing.T) {
 	}
 }
 
+// attackCasts are casts that try to be SQL; unknown is a pseudo-type.
+var attackCasts = []string{
+	"text array as x from announcements where false union all select setconfig from pg_db_role_setting union all select null",
+	"text $$ as x from pg_db_role_setting $$",
+	"text$1",
+	"text--",
+	"text;select 1",
+	`"text"`,
+	"varchar(10)",
+	"unknown",
+	"1int",
+	"a.b.c",
+}
+
+// TestCastsThatAreNotTypeNamesMakeNoSQL checks that a cast which is not a
+// type name stops the request with a 400 before any SQL exists: at the
+// parser when it holds characters a type name cannot, and at the planner
+// for what is left. The planner refuses every one of them on its own too,
+// as if the parser had let it through.
+func TestCastsThatAreNotTypeNamesMakeNoSQL(t *testing.T) {
+	cache := schema.Build(goldenCatalog())
+	rel, _ := cache.Relation("api", "projects")
+	for _, cast := range attackCasts {
+		t.Run(cast, func(t *testing.T) {
+			for _, rawQuery := range []string{
+				"select=name::" + url.QueryEscape(cast),
+				"select=budget.sum()::" + url.QueryEscape(cast),
+			} {
+				aerr := refusal(cache, rel, rawQuery, nil)
+				if aerr == nil || aerr.Status != http.StatusBadRequest || aerr.Code != "PGRST100" {
+					t.Errorf("%s: got %+v, want a 400 PGRST100", rawQuery, aerr)
+				}
+			}
+			for _, set := range []func(*apirequest.SelectItem){
+				func(it *apirequest.SelectItem) { it.Cast = cast },
+				func(it *apirequest.SelectItem) { it.AggregateCast = cast },
+			} {
+				aerr := refusal(cache, rel, "select=name.max()", set)
+				if aerr == nil || aerr.Status != http.StatusBadRequest || aerr.Code != "PGRST100" {
+					t.Errorf("the planner took %q: got %+v, want a 400 PGRST100", cast, aerr)
+				}
+			}
+		})
+	}
+}
+
+// refusal runs rawQuery, its first select item changed by set, up to the
+// plan and returns the error that stopped it; a plan that succeeds is
+// rendered and reported as nil.
+func refusal(cache *schema.Cache, rel *schema.Relation, rawQuery string, set func(*apirequest.SelectItem)) *apierr.Error {
+	q, aerr := apirequest.ParseQuery(rawQuery)
+	if aerr != nil {
+		return aerr
+	}
+	if set != nil {
+		set(&q.Select[0])
+	}
+	p, aerr := plan.BuildRead(cache, rel, q, plan.ReadOptions{AggregatesEnabled: true})
+	if aerr != nil {
+		return aerr
+	}
+	sqlgen.Read(p, sqlgen.ReadOptions{})
+	return nil
+}
+
 // renderGolden is the content of a golden file: the request, then each
 // statement, pretty-printed, with its arguments.
 func renderGolden(c goldenCase, res goldenResult) string {
@@ -253,7 +326,7 @@ func renderGolden(c goldenCase, res goldenResult) string {
 		b.WriteString("# db_aggregates_enabled = true\n")
 	}
 	writeStatement := func(title string, st sqlgen.Statement) {
-		fmt.Fprintf(&b, "\n-- %s\n%s\n", title, formatSQL(st.SQL))
+		fmt.Fprintf(&b, "\n-- %s\n%s\n", title, formatSQL(st.SQL.String()))
 		if len(st.Args) == 0 {
 			fmt.Fprintf(&b, "\n-- %s args: none\n", title)
 			return
@@ -385,6 +458,7 @@ func init() {
 		string_agg json_object_keys chr substring length
 		to_tsquery to_tsvector plainto_tsquery phraseto_tsquery websearch_to_tsquery
 		text integer bigint jsonb regconfig
+		smallint real float boolean decimal dec numeric char character varchar nchar bit time timestamp interval
 		pgrst_source _pgrst_t _pgrst_c hh s a k r
 		total_result_set page_total body response_headers response_status current_setting nullif`) {
 		sqlgenWords[w] = true
@@ -408,12 +482,21 @@ var (
 	wordRE        = regexp.MustCompile(`^(?:[A-Za-z_][A-Za-z0-9_$]*|[0-9]+)$`)
 )
 
+// textStatement is a statement's text and arguments, for the safety
+// check; its own test builds unsafe ones, which sqltext cannot make.
+type textStatement struct {
+	SQL  string
+	Args [][]byte
+}
+
+func asText(st sqlgen.Statement) textStatement { return textStatement{st.SQL.String(), st.Args} }
+
 // checkSafety fails the test on every problem safetyProblems finds.
 func checkSafety(t *testing.T, res goldenResult) {
 	t.Helper()
-	stmts := []sqlgen.Statement{res.main}
+	stmts := []textStatement{asText(res.main)}
 	if res.explain != nil {
-		stmts = append(stmts, *res.explain)
+		stmts = append(stmts, asText(*res.explain))
 	}
 	for _, st := range stmts {
 		if got := unformatSQL(formatSQL(st.SQL)); got != st.SQL {
@@ -430,11 +513,11 @@ func checkSafety(t *testing.T, res goldenResult) {
 // argument: string literals that are not sqlgen's, bare words that are
 // not sqlgen's keywords, values in the text, values missing from the
 // arguments.
-func safetyProblems(q *apirequest.Query, stmts []sqlgen.Statement) []string {
+func safetyProblems(q *apirequest.Query, stmts []textStatement) []string {
 	var problems []string
-	casts := map[string]bool{}
-	valueSet := map[string]bool{} // filter values, JSON keys, languages
-	collectSelect(q.Select, casts, valueSet)
+	valueSet := map[string]bool{}    // filter values, JSON keys, languages: bound
+	requestText := map[string]bool{} // casts, aliases, names: never bare
+	collectSelect(q.Select, requestText, valueSet)
 	for i := range q.Filters {
 		collectFilter(&q.Filters[i], valueSet)
 	}
@@ -451,10 +534,18 @@ func safetyProblems(q *apirequest.Query, stmts []sqlgen.Statement) []string {
 		values = append(values, v)
 	}
 	slices.Sort(values)
+	for v := range valueSet {
+		requestText[v] = true
+	}
+	texts := make([]string, 0, len(requestText))
+	for v := range requestText {
+		texts = append(texts, v)
+	}
+	slices.Sort(texts)
 
 	for _, st := range stmts {
 		// Outside quoted identifiers and placeholders, only sqlgen's
-		// literals, words and numbers, and the requested casts.
+		// literals, words and numbers.
 		rest := quotedIdentRE.ReplaceAllString(st.SQL, " ")
 		for _, lit := range literalRE.FindAllString(rest, -1) {
 			if !sqlgenLiterals[lit] {
@@ -470,20 +561,22 @@ func safetyProblems(q *apirequest.Query, stmts []sqlgen.Statement) []string {
 		for _, w := range tokenRE.FindAllString(rest, -1) {
 			lw := strings.ToLower(w)
 			words = append(words, lw)
-			if !sqlgenWords[lw] && !sqlgenNumbers[lw] && !casts[lw] {
+			if !sqlgenWords[lw] && !sqlgenNumbers[lw] {
 				problems = append(problems, fmt.Sprintf("bare word %q in the SQL: identifiers must be quoted, values bound", w))
 			}
 		}
-		// A value may coincide with a word sqlgen writes anyway; any other
-		// value in the text would have been spliced.
-		for _, v := range values {
-			if v == "" || sqlgenWords[strings.ToLower(v)] || sqlgenNumbers[v] {
+		// Request text may coincide with a word sqlgen writes anyway (a
+		// cast to varchar is written as sqltext's own keyword); any other
+		// in the text would have been spliced.
+		for _, v := range texts {
+			// A keyword type's array (varchar[]) is sqltext's keyword too.
+			if k := strings.ToLower(strings.TrimRight(v, "[]")); v == "" || sqlgenWords[k] || sqlgenNumbers[v] {
 				continue
 			}
 			// A value made of word characters is one token; any other
 			// could only appear as it is.
 			if slices.Contains(words, strings.ToLower(v)) || !wordRE.MatchString(v) && strings.Contains(rest, v) {
-				problems = append(problems, fmt.Sprintf("value %q appears in the SQL text", v))
+				problems = append(problems, fmt.Sprintf("request text %q appears in the SQL text", v))
 			}
 		}
 	}
@@ -512,21 +605,21 @@ func TestSafetyProblems(t *testing.T) {
 	const sel = `select "t"."id" as "id", "t"."data"->>$1::text as "tier" from "api"."t" as "t" where `
 	tests := []struct {
 		name string
-		st   sqlgen.Statement
+		st   textStatement
 		want []string
 	}{
-		{"everything bound", sqlgen.Statement{
+		{"everything bound", textStatement{
 			SQL:  sel + `"t"."name" = $2 and ("t"."note" like $3)`,
 			Args: [][]byte{[]byte("tier"), []byte("crimson"), []byte("%x-y%")},
 		}, nil},
-		{"a value spliced as a literal", sqlgen.Statement{
+		{"a value spliced as a literal", textStatement{
 			SQL:  sel + `"t"."name" = 'crimson' and ("t"."note" like $2)`,
 			Args: [][]byte{[]byte("tier"), []byte("%x-y%")},
 		}, []string{
 			"string literal 'crimson' in the SQL: values must be bind arguments",
 			`value "crimson" is not among the arguments ["tier" "%x-y%"]`,
 		}},
-		{"a value and an identifier spliced bare", sqlgen.Statement{
+		{"a value and an identifier spliced bare", textStatement{
 			SQL:  sel + `name = crimson and ("t"."note" like %x-y%)`,
 			Args: [][]byte{[]byte("tier")},
 		}, []string{
@@ -534,15 +627,15 @@ func TestSafetyProblems(t *testing.T) {
 			`bare word "crimson" in the SQL: identifiers must be quoted, values bound`,
 			`bare word "x" in the SQL: identifiers must be quoted, values bound`,
 			`bare word "y" in the SQL: identifiers must be quoted, values bound`,
-			`value "%x-y%" appears in the SQL text`,
-			`value "crimson" appears in the SQL text`,
+			`request text "%x-y%" appears in the SQL text`,
+			`request text "crimson" appears in the SQL text`,
 			`value "%x-y%" is not among the arguments ["tier"]`,
 			`value "crimson" is not among the arguments ["tier"]`,
 		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := safetyProblems(q, []sqlgen.Statement{tt.st})
+			got := safetyProblems(q, []textStatement{tt.st})
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("problems:\n got %q\nwant %q", got, tt.want)
 			}
@@ -550,15 +643,44 @@ func TestSafetyProblems(t *testing.T) {
 	}
 }
 
-func collectSelect(items []apirequest.SelectItem, casts, values map[string]bool) {
+// collectSelect gathers the select's text: JSON keys are values, which
+// are bound; casts, aliases, field, relation and hint names are text that
+// must reach SQL only quoted (a cast only as sqltext renders a type name).
+// TestSafetyProblemsCatchASplicedCast checks that a cast or an alias
+// written as the request spelled it is caught, where a checked type name
+// is not.
+func TestSafetyProblemsCatchASplicedCast(t *testing.T) {
+	q, aerr := apirequest.ParseQuery("select=lbl:id::mytype,n:id::int")
+	if aerr != nil {
+		t.Fatal(aerr.Message)
+	}
+	checked := textStatement{SQL: `select ("t"."id")::"mytype" as "lbl", ("t"."id")::integer as "n" from "api"."t" as "t"`}
+	if got := safetyProblems(q, []textStatement{checked}); got != nil {
+		t.Errorf("problems in checked casts: %q", got)
+	}
+	spliced := textStatement{SQL: `select ("t"."id")::mytype as lbl, ("t"."id")::int as "n" from "api"."t" as "t"`}
+	want := []string{
+		`bare word "mytype" in the SQL: identifiers must be quoted, values bound`,
+		`bare word "lbl" in the SQL: identifiers must be quoted, values bound`,
+		`bare word "int" in the SQL: identifiers must be quoted, values bound`,
+		`request text "int" appears in the SQL text`,
+		`request text "lbl" appears in the SQL text`,
+		`request text "mytype" appears in the SQL text`,
+	}
+	if got := safetyProblems(q, []textStatement{spliced}); !slices.Equal(got, want) {
+		t.Errorf("problems:\n got %q\nwant %q", got, want)
+	}
+}
+
+func collectSelect(items []apirequest.SelectItem, text, values map[string]bool) {
 	for _, it := range items {
-		for _, cast := range []string{it.Cast, it.AggregateCast} {
-			for _, w := range strings.Fields(strings.ToLower(cast)) {
-				casts[w] = true
+		for _, t := range []string{it.Cast, it.AggregateCast, it.Alias, it.Field.Name, it.Relation, it.Hint} {
+			if t != "" && t != "*" {
+				text[t] = true
 			}
 		}
 		collectPath(it.Field, values)
-		collectSelect(it.Children, casts, values)
+		collectSelect(it.Children, text, values)
 	}
 }
 

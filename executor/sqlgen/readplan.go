@@ -1,13 +1,12 @@
 package sqlgen
 
 import (
-	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
 	"github.com/pgrest/caddy-pgrest/executor/plan"
 	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/sqltext"
 )
 
 // ReadOptions shape the statement around a read plan.
@@ -26,81 +25,81 @@ type ReadOptions struct {
 // estimate is the total.
 func Read(p *plan.Read, opts ReadOptions) (main Statement, explain *Statement) {
 	g := &gen{}
-	return g.read(p, opts, "")
+	return g.read(p, opts, sqltext.SQL{})
 }
 
 // read renders the statement around p; with, when set, is a CTE list
 // rendered before (a mutation or a function call whose rows p reads
 // through rootFrom).
-func (g *gen) read(p *plan.Read, opts ReadOptions, with string) (main Statement, explain *Statement) {
+func (g *gen) read(p *plan.Read, opts ReadOptions, with sqltext.SQL) (main Statement, explain *Statement) {
 	source := g.query(p, g.fromItem(p, true), nil)
-	total := "null::bigint"
+	total := sqltext.Const("null::bigint")
 	if opts.Count == "exact" || opts.Count == "estimated" {
 		counted := g.countQuery(p)
 		if opts.Count == "estimated" && opts.MaxRows > 0 {
 			// Exact up to db_max_rows, the planner's estimate beyond it:
 			// count one row past the bound, and the executor decides.
-			counted += " limit " + g.param(strconv.FormatInt(opts.MaxRows+1, 10))
+			counted = sqltext.Fmt("%s limit %s", counted, g.param(strconv.FormatInt(opts.MaxRows+1, 10)))
 		}
-		total = "(select pg_catalog.count(*) from (" + counted + ") _pgrst_c)"
+		total = sqltext.Fmt("(select pg_catalog.count(*) from (%s) _pgrst_c)", counted)
 	}
 	if opts.Count == "planned" || (opts.Count == "estimated" && opts.MaxRows > 0) {
 		eg := &gen{}
-		explain = &Statement{SQL: "explain (format json) " + eg.countQuery(p), Args: eg.args}
+		explain = &Statement{SQL: sqltext.Fmt("explain (format json) %s", eg.countQuery(p)), Args: eg.args}
 	}
 	body := bodyExpr(opts)
-	sql := "with " + with + "pgrst_source as (" + source + ") select " + fmt.Sprintf(resultColumns, total, body) +
-		g.extraColumns + " from pgrst_source _pgrst_t"
+	sql := sqltext.Fmt("with %spgrst_source as (%s) select %s%s from pgrst_source _pgrst_t",
+		with, source, sqltext.Fmt(resultColumns, total, body), g.extraColumns)
 	return Statement{SQL: sql, Args: g.args}, explain
 }
 
 // bodyExpr aggregates the rows into the negotiated representation.
-func bodyExpr(opts ReadOptions) string {
+func bodyExpr(opts ReadOptions) sqltext.SQL {
 	if opts.NoBody {
-		return "null::text"
+		return sqltext.Const("null::text")
 	}
-	row := "_pgrst_t"
+	row := sqltext.Const("_pgrst_t")
 	if opts.Representation.StripNulls {
-		row = "pg_catalog.json_strip_nulls(pg_catalog.row_to_json(_pgrst_t))"
+		row = sqltext.Const("pg_catalog.json_strip_nulls(pg_catalog.row_to_json(_pgrst_t))")
 	}
 	switch opts.Representation.Media {
 	case apirequest.MediaSingleObject:
-		return "coalesce((pg_catalog.json_agg(" + row + ")->0)::text, 'null')"
+		return sqltext.Fmt("coalesce((pg_catalog.json_agg(%s)->0)::text, 'null')", row)
 	case apirequest.MediaCSV:
 		// A header from the first row's keys, then each row's record text
 		// without its parentheses, as PostgREST renders CSV.
-		return "(select coalesce(pg_catalog.string_agg(a.k, ','), '') from (select pg_catalog.json_object_keys(r) as k " +
+		return sqltext.Const("(select coalesce(pg_catalog.string_agg(a.k, ','), '') from (select pg_catalog.json_object_keys(r) as k " +
 			"from (select pg_catalog.row_to_json(hh) as r from pgrst_source as hh limit 1) s) a) || pg_catalog.chr(10) || " +
-			"coalesce(pg_catalog.string_agg(pg_catalog.substring(_pgrst_t::text, 2, pg_catalog.length(_pgrst_t::text) - 2), pg_catalog.chr(10)), '')"
+			"coalesce(pg_catalog.string_agg(pg_catalog.substring(_pgrst_t::text, 2, pg_catalog.length(_pgrst_t::text) - 2), pg_catalog.chr(10)), '')")
 	}
-	return "coalesce(pg_catalog.json_agg(" + row + "), '[]')::text"
+	return sqltext.Fmt("coalesce(pg_catalog.json_agg(%s), '[]')::text", row)
 }
 
 // gen renders SQL, collecting bind arguments in order.
 type gen struct {
 	args [][]byte
 	// keys holds the placeholder of each JSON path key bound so far.
-	keys map[jsonKey]string
+	keys map[jsonKey]sqltext.SQL
 	// rootFrom replaces the root relation in FROM (a CTE of written
 	// rows, a function call); rootRowType then casts the root's row for
 	// computed columns, which take the relation's row type.
-	rootFrom    string
+	rootFrom    sqltext.SQL
 	rootAlias   string
-	rootRowType string
+	rootRowType sqltext.TypeName
 	// extraColumns are appended to the standard result columns.
-	extraColumns string
+	extraColumns sqltext.SQL
 }
 
 // param binds v and returns its placeholder.
-func (g *gen) param(v string) string {
+func (g *gen) param(v string) sqltext.SQL {
 	return g.paramBytes([]byte(v))
 }
 
 // paramBytes binds v as it is, without a copy (a request body), and
 // returns its placeholder.
-func (g *gen) paramBytes(v []byte) string {
+func (g *gen) paramBytes(v []byte) sqltext.SQL {
 	g.args = append(g.args, v)
-	return "$" + strconv.Itoa(len(g.args))
+	return sqltext.Param(len(g.args))
 }
 
 // jsonKey is a JSON path step's key as bound: a text key or an array index.
@@ -113,19 +112,18 @@ type jsonKey struct {
 // cast placeholder. A path then renders as the same expression wherever
 // it appears, as GROUP BY and ORDER BY need to match a selected
 // expression ($1 and $2 holding the same key are different expressions).
-func (g *gen) jsonKeyParam(step apirequest.JSONStep) string {
+func (g *gen) jsonKeyParam(step apirequest.JSONStep) sqltext.SQL {
 	k := jsonKey{step.Key, step.IsIndex}
 	if p, ok := g.keys[k]; ok {
 		return p
 	}
-	p := g.param(step.Key)
+	placeholder := g.param(step.Key)
+	p := sqltext.Fmt("%s::text", placeholder)
 	if step.IsIndex {
-		p += "::integer"
-	} else {
-		p += "::text"
+		p = sqltext.Fmt("%s::integer", placeholder)
 	}
 	if g.keys == nil {
-		g.keys = map[jsonKey]string{}
+		g.keys = map[jsonKey]sqltext.SQL{}
 	}
 	g.keys[k] = p
 	return p
@@ -134,53 +132,56 @@ func (g *gen) jsonKeyParam(step apirequest.JSONStep) string {
 // query renders one level whose FROM item is from: select list, the
 // lateral join of each embed, where (cond, which ties an embedded level
 // to its parent, and the level's conditions), group, order, limit.
-func (g *gen) query(r *plan.Read, from string, cond []string) string {
-	var b strings.Builder
-	b.WriteString("select ")
-	b.WriteString(strings.Join(g.selectList(r), ", "))
-	b.WriteString(" from " + from)
+func (g *gen) query(r *plan.Read, from sqltext.SQL, cond []sqltext.SQL) sqltext.SQL {
+	var b sqltext.Builder
+	b.Const("select ")
+	b.Write(sqltext.Join(g.selectList(r), ", "))
+	b.Const(" from ")
+	b.Write(from)
 	for _, e := range r.Embeds {
-		b.WriteString(g.lateral(r, e))
+		b.Write(g.lateral(r, e))
 	}
-	b.WriteString(g.where(r, cond))
-	b.WriteString(g.groupBy(r))
-	b.WriteString(g.orderBy(r))
+	b.Write(g.where(r, cond))
+	b.Write(g.groupBy(r))
+	b.Write(g.orderBy(r))
 	if r.Range.Limit != nil {
-		b.WriteString(" limit " + g.param(strconv.FormatInt(*r.Range.Limit, 10)))
+		b.Const(" limit ")
+		b.Write(g.param(strconv.FormatInt(*r.Range.Limit, 10)))
 	}
 	if r.Range.Offset != 0 {
-		b.WriteString(" offset " + g.param(strconv.FormatInt(r.Range.Offset, 10)))
+		b.Const(" offset ")
+		b.Write(g.param(strconv.FormatInt(r.Range.Offset, 10)))
 	}
-	return b.String()
+	return b.SQL()
 }
 
-// groupBy renders a level's GROUP BY clause, "" when it has none.
-func (g *gen) groupBy(r *plan.Read) string {
+// groupBy renders a level's GROUP BY clause, empty when it has none.
+func (g *gen) groupBy(r *plan.Read) sqltext.SQL {
 	if !r.GroupBy {
-		return ""
+		return sqltext.SQL{}
 	}
 	keys := g.groupKeys(r)
 	if len(keys) == 0 {
-		return ""
+		return sqltext.SQL{}
 	}
-	return " group by " + strings.Join(keys, ", ")
+	return sqltext.Fmt(" group by %s", sqltext.Join(keys, ", "))
 }
 
-// orderBy renders a level's ORDER BY clause, "" when it has none.
-func (g *gen) orderBy(r *plan.Read) string {
+// orderBy renders a level's ORDER BY clause, empty when it has none.
+func (g *gen) orderBy(r *plan.Read) sqltext.SQL {
 	if len(r.Order) == 0 {
-		return ""
+		return sqltext.SQL{}
 	}
-	terms := make([]string, len(r.Order))
+	terms := make([]sqltext.SQL, len(r.Order))
 	for i, t := range r.Order {
 		terms[i] = g.orderTerm(r, t)
 	}
-	return " order by " + strings.Join(terms, ", ")
+	return sqltext.Fmt(" order by %s", sqltext.Join(terms, ", "))
 }
 
 // countQuery is the root without order, limit, output or the embeds that
 // do not change which rows there are.
-func (g *gen) countQuery(r *plan.Read) string {
+func (g *gen) countQuery(r *plan.Read) sqltext.SQL {
 	needed := map[*plan.Embed]bool{}
 	for _, e := range r.Embeds {
 		needed[e] = e.Inner
@@ -196,16 +197,17 @@ func (g *gen) countQuery(r *plan.Read) string {
 			}
 		}
 	}
-	var b strings.Builder
-	b.WriteString("select 1 from " + g.fromItem(r, true))
+	var b sqltext.Builder
+	b.Const("select 1 from ")
+	b.Write(g.fromItem(r, true))
 	for _, e := range r.Embeds {
 		if needed[e] {
-			b.WriteString(g.lateral(r, e))
+			b.Write(g.lateral(r, e))
 		}
 	}
-	b.WriteString(g.where(r, nil))
-	b.WriteString(g.groupBy(r))
-	return b.String()
+	b.Write(g.where(r, nil))
+	b.Write(g.groupBy(r))
+	return b.SQL()
 }
 
 func markEmbedNulls(c plan.Condition, needed map[*plan.Embed]bool) {
@@ -219,69 +221,72 @@ func markEmbedNulls(c plan.Condition, needed map[*plan.Embed]bool) {
 
 // fromItem is a level's relation with its alias; the root's may be
 // replaced by rootFrom.
-func (g *gen) fromItem(r *plan.Read, root bool) string {
-	if root && g.rootFrom != "" {
-		return g.rootFrom + " as " + QuoteIdent(r.Alias)
+func (g *gen) fromItem(r *plan.Read, root bool) sqltext.SQL {
+	if root && !g.rootFrom.IsEmpty() {
+		return sqltext.Fmt("%s as %s", g.rootFrom, sqltext.Ident(r.Alias))
 	}
-	return QualifiedName(r.Relation.Schema, r.Relation.Name) + " as " + QuoteIdent(r.Alias)
+	return sqltext.Fmt("%s as %s", sqltext.Qualified(r.Relation.Schema, r.Relation.Name), sqltext.Ident(r.Alias))
 }
 
 // lateral renders the join of one embed. Every embed yields one column,
 // "body": the JSON array (to-many) or object (to-one) of the embedded
 // rows. Spread embeds also expose their fields to the parent.
-func (g *gen) lateral(parent *plan.Read, e *plan.Embed) string {
+func (g *gen) lateral(parent *plan.Read, e *plan.Embed) sqltext.SQL {
 	c := e.Plan
-	joinKind := " left join lateral "
+	joinKind := sqltext.Const(" left join lateral ")
 	if e.Inner {
-		joinKind = " inner join lateral "
+		joinKind = sqltext.Const(" inner join lateral ")
 	}
 	from, cond := g.relationshipSource(parent, e)
 	inner := g.query(c, from, cond)
+	rows := sqltext.Ident(c.Alias + "_r")
 	if e.ToOne() {
-		return joinKind + "(" + inner + ") as " + QuoteIdent(c.Alias+"_r") + " on true"
+		return sqltext.Fmt("%s(%s) as %s on true", joinKind, inner, rows)
 	}
-	on := "true"
+	agg := sqltext.Ident(c.Alias + "_agg")
+	on := sqltext.Const("true")
 	if e.Inner {
-		on = QuoteIdent(c.Alias+"_agg") + ".body is not null"
+		on = sqltext.Fmt("%s.body is not null", agg)
 	}
-	return joinKind + "(select pg_catalog.json_agg(" + QuoteIdent(c.Alias+"_r") + ") as body from (" + inner + ") as " +
-		QuoteIdent(c.Alias+"_r") + ") as " + QuoteIdent(c.Alias+"_agg") + " on " + on
+	return sqltext.Fmt("%s(select pg_catalog.json_agg(%s) as body from (%s) as %s) as %s on %s",
+		joinKind, rows, inner, rows, agg, on)
 }
 
 // relationshipSource is the embedded relation's FROM item and the
 // conditions joining it to the parent row.
-func (g *gen) relationshipSource(parent *plan.Read, e *plan.Embed) (string, []string) {
+func (g *gen) relationshipSource(parent *plan.Read, e *plan.Embed) (sqltext.SQL, []sqltext.SQL) {
 	c := e.Plan
 	rs := e.Relationship
 	target := g.fromItem(c, false)
-	p, ch := QuoteIdent(parent.Alias), QuoteIdent(c.Alias)
-	var cond []string
+	p, ch := sqltext.Ident(parent.Alias), sqltext.Ident(c.Alias)
+	var cond []sqltext.SQL
 	switch {
 	case rs.Function != nil:
-		fn := QualifiedName(rs.Function.Schema, rs.Function.Name)
-		return fn + "(" + p + ") as " + ch, nil
+		fn := sqltext.Qualified(rs.Function.Schema, rs.Function.Name)
+		return sqltext.Fmt("%s(%s) as %s", fn, p, ch), nil
 	case rs.Junction != nil:
 		j := rs.Junction
-		ja := QuoteIdent(c.Alias + "_j")
-		var on []string
+		ja := sqltext.Ident(c.Alias + "_j")
+		var on []sqltext.SQL
 		for _, pair := range j.TargetColumns {
-			on = append(on, ja+"."+QuoteIdent(pair[1])+" = "+ch+"."+QuoteIdent(pair[0]))
+			on = append(on, sqltext.Fmt("%s.%s = %s.%s", ja, sqltext.Ident(pair[1]), ch, sqltext.Ident(pair[0])))
 		}
 		for _, pair := range j.SourceColumns {
-			cond = append(cond, ja+"."+QuoteIdent(pair[1])+" = "+p+"."+QuoteIdent(pair[0]))
+			cond = append(cond, sqltext.Fmt("%s.%s = %s.%s", ja, sqltext.Ident(pair[1]), p, sqltext.Ident(pair[0])))
 		}
-		return target + " join " + QualifiedName(j.Table.Schema, j.Table.Name) + " as " + ja + " on " + strings.Join(on, " and "), cond
+		return sqltext.Fmt("%s join %s as %s on %s",
+			target, sqltext.Qualified(j.Table.Schema, j.Table.Name), ja, sqltext.Join(on, " and ")), cond
 	default:
 		for _, pair := range rs.Columns {
-			cond = append(cond, ch+"."+QuoteIdent(pair[1])+" = "+p+"."+QuoteIdent(pair[0]))
+			cond = append(cond, sqltext.Fmt("%s.%s = %s.%s", ch, sqltext.Ident(pair[1]), p, sqltext.Ident(pair[0])))
 		}
 		return target, cond
 	}
 }
 
 // selectList renders the output columns of a level.
-func (g *gen) selectList(r *plan.Read) []string {
-	var out []string
+func (g *gen) selectList(r *plan.Read) []sqltext.SQL {
+	var out []sqltext.SQL
 	for _, it := range r.Output {
 		if it.Field != nil {
 			out = append(out, g.fieldExpr(r, it.Field))
@@ -293,18 +298,18 @@ func (g *gen) selectList(r *plan.Read) []string {
 			exprs, names := spreadItems(e)
 			for i, x := range exprs {
 				if names[i] != "" {
-					x += " as " + QuoteIdent(names[i])
+					x = sqltext.Fmt("%s as %s", x, sqltext.Ident(names[i]))
 				}
 				out = append(out, x)
 			}
 		case shown(e):
-			out = append(out, g.embedBody(r, e)+" as "+QuoteIdent(e.Name))
+			out = append(out, sqltext.Fmt("%s as %s", g.embedBody(r, e), sqltext.Ident(e.Name)))
 		}
 	}
 	if len(out) == 0 {
 		// select= with nothing selected still yields one (empty) object
 		// per row.
-		return []string{""}
+		return []sqltext.SQL{{}}
 	}
 	return out
 }
@@ -318,21 +323,22 @@ func shown(e *plan.Embed) bool { return len(e.Plan.Output) > 0 }
 // expressions of its lateral subquery, and their names: "" for a star,
 // whose columns keep theirs. A spread nested in it adds what its own
 // items add, which the subquery exposes under their names.
-func spreadItems(e *plan.Embed) (exprs, names []string) {
+func spreadItems(e *plan.Embed) (exprs []sqltext.SQL, names []string) {
 	c := e.Plan
-	row := QuoteIdent(c.Alias + "_r")
+	row := sqltext.Ident(c.Alias + "_r")
+	column := func(name string) sqltext.SQL { return sqltext.Fmt("%s.%s", row, sqltext.Ident(name)) }
 	for _, ci := range c.Output {
 		switch {
 		case ci.Field != nil && ci.Field.Ref.Star:
-			exprs, names = append(exprs, row+".*"), append(names, "")
+			exprs, names = append(exprs, sqltext.Fmt("%s.*", row)), append(names, "")
 		case ci.Field != nil:
-			exprs, names = append(exprs, row+"."+QuoteIdent(ci.Field.Name)), append(names, ci.Field.Name)
+			exprs, names = append(exprs, column(ci.Field.Name)), append(names, ci.Field.Name)
 		case ci.Embed.Spread:
 			for _, n := range exposed(ci.Embed.Plan) {
-				exprs, names = append(exprs, row+"."+QuoteIdent(n)), append(names, n)
+				exprs, names = append(exprs, column(n)), append(names, n)
 			}
 		case shown(ci.Embed):
-			exprs, names = append(exprs, row+"."+QuoteIdent(ci.Embed.Name)), append(names, ci.Embed.Name)
+			exprs, names = append(exprs, column(ci.Embed.Name)), append(names, ci.Embed.Name)
 		}
 	}
 	return exprs, names
@@ -362,21 +368,21 @@ func exposed(c *plan.Read) []string {
 // embedBody is the JSON value of an embed in its parent's row. When the
 // parent groups rows (aggregates), bodies become jsonb, which can be
 // grouped.
-func (g *gen) embedBody(parent *plan.Read, e *plan.Embed) string {
-	cast := ""
+func (g *gen) embedBody(parent *plan.Read, e *plan.Embed) sqltext.SQL {
+	var cast sqltext.SQL
 	if parent.GroupBy {
-		cast = "::jsonb"
+		cast = sqltext.Const("::jsonb")
 	}
 	c := e.Plan
 	if e.ToOne() {
-		return "pg_catalog.row_to_json(" + QuoteIdent(c.Alias+"_r") + ".*)" + cast
+		return sqltext.Fmt("pg_catalog.row_to_json(%s.*)%s", sqltext.Ident(c.Alias+"_r"), cast)
 	}
-	return "coalesce(" + QuoteIdent(c.Alias+"_agg") + ".body, '[]')" + cast
+	return sqltext.Fmt("coalesce(%s.body, '[]')%s", sqltext.Ident(c.Alias+"_agg"), cast)
 }
 
 // groupKeys are the non-aggregate outputs of a level.
-func (g *gen) groupKeys(r *plan.Read) []string {
-	var keys []string
+func (g *gen) groupKeys(r *plan.Read) []sqltext.SQL {
+	var keys []sqltext.SQL
 	for _, it := range r.Output {
 		switch {
 		case it.Embed != nil && it.Embed.Spread:
@@ -402,70 +408,83 @@ func (g *gen) groupKeys(r *plan.Read) []string {
 // columnsOf lists rel's columns as columns of alias: a star as grouping
 // keys, since PostgreSQL takes "alias".* in GROUP BY for one row value,
 // which groups but does not let the select list name the columns.
-func columnsOf(rel *schema.Relation, alias string) []string {
-	cols := make([]string, len(rel.Columns))
+func columnsOf(rel *schema.Relation, alias string) []sqltext.SQL {
+	cols := make([]sqltext.SQL, len(rel.Columns))
 	for i, col := range rel.Columns {
-		cols[i] = QuoteIdent(alias) + "." + QuoteIdent(col.Name)
+		cols[i] = sqltext.Fmt("%s.%s", sqltext.Ident(alias), sqltext.Ident(col.Name))
 	}
 	return cols
 }
 
 // fieldExpr renders a selected field with its output name.
-func (g *gen) fieldExpr(r *plan.Read, f *plan.Field) string {
+func (g *gen) fieldExpr(r *plan.Read, f *plan.Field) sqltext.SQL {
 	if f.Ref.Star {
-		return QuoteIdent(r.Alias) + ".*"
+		return sqltext.Fmt("%s.*", sqltext.Ident(r.Alias))
 	}
-	return g.valueExpr(r, f) + " as " + QuoteIdent(f.Name)
+	return sqltext.Fmt("%s as %s", g.valueExpr(r, f), sqltext.Ident(f.Name))
 }
 
-// valueExpr is a field's value: the reference, cast, aggregated.
-func (g *gen) valueExpr(r *plan.Read, f *plan.Field) string {
-	v := ""
+// aggregateFunctions are the aggregates a select may call, as SQL.
+var aggregateFunctions = map[string]sqltext.SQL{
+	"count": sqltext.Const("pg_catalog.count"), "sum": sqltext.Const("pg_catalog.sum"),
+	"avg": sqltext.Const("pg_catalog.avg"), "min": sqltext.Const("pg_catalog.min"), "max": sqltext.Const("pg_catalog.max"),
+}
+
+// valueExpr is a field's value: the reference, cast, aggregated. Casts
+// are sqltext.TypeName values, which the planner made with
+// sqltext.ParseTypeName: request text cannot reach here as SQL.
+func (g *gen) valueExpr(r *plan.Read, f *plan.Field) sqltext.SQL {
+	var v sqltext.SQL
 	if f.Ref.Column != "" || f.Ref.Computed != nil {
 		v = g.refExpr(r.Alias, f.Ref)
-		if f.Cast != "" {
-			v = "(" + v + ")::" + f.Cast
+		if !f.Cast.IsZero() {
+			v = sqltext.Fmt("(%s)::%s", v, f.Cast.SQL())
 		}
 	}
 	if f.Aggregate == "" {
 		return v
 	}
-	if v == "" {
-		v = "*"
+	fn, ok := aggregateFunctions[f.Aggregate]
+	if !ok {
+		// The parser admits only the five aggregates above.
+		panic("sqlgen: unknown aggregate " + strconv.Quote(f.Aggregate))
 	}
-	v = "pg_catalog." + f.Aggregate + "(" + v + ")"
-	if f.AggregateCast != "" {
-		v = "(" + v + ")::" + f.AggregateCast
+	if v.IsEmpty() {
+		v = sqltext.Const("*")
+	}
+	v = sqltext.Fmt("%s(%s)", fn, v)
+	if !f.AggregateCast.IsZero() {
+		v = sqltext.Fmt("(%s)::%s", v, f.AggregateCast.SQL())
 	}
 	return v
 }
 
 // refExpr renders a column, computed column or JSON path of alias's row.
 // JSON keys are values and travel as parameters.
-func (g *gen) refExpr(alias string, ref plan.ColumnRef) string {
-	var v string
+func (g *gen) refExpr(alias string, ref plan.ColumnRef) sqltext.SQL {
+	var v sqltext.SQL
 	if ref.Computed != nil {
-		row := QuoteIdent(alias)
-		if g.rootRowType != "" && alias == g.rootAlias {
-			row += "::" + g.rootRowType
+		row := sqltext.Ident(alias)
+		if !g.rootRowType.IsZero() && alias == g.rootAlias {
+			row = sqltext.Fmt("%s::%s", row, g.rootRowType.SQL())
 		}
-		v = QualifiedName(ref.Computed.Schema, ref.Computed.Name) + "(" + row + ")"
+		v = sqltext.Fmt("%s(%s)", sqltext.Qualified(ref.Computed.Schema, ref.Computed.Name), row)
 	} else {
-		v = QuoteIdent(alias) + "." + QuoteIdent(ref.Column)
+		v = sqltext.Fmt("%s.%s", sqltext.Ident(alias), sqltext.Ident(ref.Column))
 	}
 	for _, step := range ref.JSONPath {
-		arrow := "->"
+		arrow := sqltext.Const("->")
 		if step.Arrow == "->>" {
-			arrow = "->>"
+			arrow = sqltext.Const("->>")
 		}
-		v += arrow + g.jsonKeyParam(step)
+		v = sqltext.Concat(v, arrow, g.jsonKeyParam(step))
 	}
 	return v
 }
 
 // orderTerm renders one ORDER BY key.
-func (g *gen) orderTerm(r *plan.Read, t plan.OrderTerm) string {
-	var v string
+func (g *gen) orderTerm(r *plan.Read, t plan.OrderTerm) sqltext.SQL {
+	var v sqltext.SQL
 	if t.Embed != nil {
 		v = g.refExpr(t.Embed.Plan.Alias+"_r", t.Ref)
 	} else {
@@ -473,27 +492,27 @@ func (g *gen) orderTerm(r *plan.Read, t plan.OrderTerm) string {
 	}
 	switch t.Direction {
 	case "asc":
-		v += " asc"
+		v = sqltext.Fmt("%s asc", v)
 	case "desc":
-		v += " desc"
+		v = sqltext.Fmt("%s desc", v)
 	}
 	switch t.Nulls {
 	case "first":
-		v += " nulls first"
+		v = sqltext.Fmt("%s nulls first", v)
 	case "last":
-		v += " nulls last"
+		v = sqltext.Fmt("%s nulls last", v)
 	}
 	return v
 }
 
 // where renders the conditions of a level plus extra ones.
-func (g *gen) where(r *plan.Read, extra []string) string {
-	conds := append([]string(nil), extra...)
+func (g *gen) where(r *plan.Read, extra []sqltext.SQL) sqltext.SQL {
+	conds := append([]sqltext.SQL(nil), extra...)
 	for _, c := range r.Where {
 		conds = append(conds, g.condition(r, c))
 	}
 	if len(conds) == 0 {
-		return ""
+		return sqltext.SQL{}
 	}
-	return " where " + strings.Join(conds, " and ")
+	return sqltext.Fmt(" where %s", sqltext.Join(conds, " and "))
 }

@@ -1,10 +1,17 @@
+// Package sqlgen turns a plan into SQL text and bind parameters. It is
+// pure: no database, no I/O. Its SQL is sqltext.SQL throughout, so the
+// text is made only of constants written here, $n placeholders, names
+// quoted by sqltext.Ident and type names sqltext checked; values are
+// always bind parameters.
 package sqlgen
+
+import "github.com/pgrest/caddy-pgrest/executor/sqltext"
 
 // Statement is SQL text with its arguments in text format; a nil argument
 // is NULL. Arguments are sent untyped, so PostgreSQL infers each type from
 // where it is used, as it does for PostgREST.
 type Statement struct {
-	SQL  string
+	SQL  sqltext.SQL
 	Args [][]byte
 }
 

@@ -2,10 +2,10 @@ package sqlgen
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/pgrest/caddy-pgrest/executor/plan"
 	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/sqltext"
 )
 
 // MutationKind is the statement a write runs.
@@ -61,37 +61,38 @@ type WriteOptions struct {
 // into the response (return=representation), or only counts.
 func Write(m Mutation, p *plan.Read, opts WriteOptions) Statement {
 	g := &gen{}
-	table := QualifiedName(m.Relation.Schema, m.Relation.Name)
-	alias := QuoteIdent(m.Relation.Name)
-	var mut string
+	table := sqltext.Qualified(m.Relation.Schema, m.Relation.Name)
+	alias := sqltext.Ident(m.Relation.Name)
+	var mut sqltext.SQL
 	switch m.Kind {
 	case Insert:
 		mut = g.insert(m, table, alias, opts.CountInserted)
 	case Update:
 		mut = g.update(m, table, alias)
 	case Delete:
-		mut = "delete from " + table + " as " + alias + g.writeWhere(m, table, alias)
+		mut = sqltext.Fmt("delete from %s as %s%s", table, alias, g.writeWhere(m, table, alias))
 	}
 	// Counting needs a row each, not its columns; RETURNING 1 reads no
 	// column, so the role needs no SELECT privilege to write.
-	returning, rows := " returning 1", "select from pgrst_mutation"
+	returning, rows := sqltext.Const(" returning 1"), sqltext.Const("select from pgrst_mutation")
 	if !opts.Minimal {
-		cols := make([]string, len(m.Relation.Columns))
+		cols := make([]sqltext.SQL, len(m.Relation.Columns))
 		for i, c := range m.Relation.Columns {
-			cols[i] = QuoteIdent(c.Name)
+			cols[i] = sqltext.Ident(c.Name)
 		}
-		returning = " returning " + alias + ".*"
-		rows = "select " + strings.Join(cols, ", ") + " from pgrst_mutation"
+		returning = sqltext.Fmt(" returning %s.*", alias)
+		rows = sqltext.Fmt("select %s from pgrst_mutation", sqltext.Join(cols, ", "))
 	}
 	if m.Kind == Update && len(m.Columns) == 0 {
-		returning = "" // the no-op select already yields the (no) rows
+		returning = sqltext.SQL{} // the no-op select already yields the (no) rows
 	}
-	with := "pgrst_mutation as (" + mut + returning + "), pgrst_rows as (" + rows + "), "
-	g.rootFrom, g.rootAlias, g.rootRowType = "pgrst_rows", p.Alias, table
+	with := sqltext.Fmt("pgrst_mutation as (%s%s), pgrst_rows as (%s), ", mut, returning, rows)
+	g.rootFrom, g.rootAlias = sqltext.Const("pgrst_rows"), p.Alias
+	g.rootRowType = sqltext.QualifiedType(m.Relation.Schema, m.Relation.Name, 0)
 	if opts.CountInserted {
 		// Read once the mutation has run: the final select aggregates
 		// every row it returned first.
-		g.extraColumns = ", nullif(pg_catalog.current_setting('pgrst.inserted', true), '')::bigint as pgrst_inserted"
+		g.extraColumns = sqltext.Const(", nullif(pg_catalog.current_setting('pgrst.inserted', true), '')::bigint as pgrst_inserted")
 	}
 	st, _ := g.read(p, opts.ReadOptions, with)
 	return st
@@ -108,106 +109,112 @@ const (
 
 // insert renders INSERT ... SELECT from the JSON payload; count keeps
 // the tally of inserted rows an upsert's status needs.
-func (g *gen) insert(m Mutation, table, alias string, count bool) string {
-	var b strings.Builder
-	b.WriteString("insert into " + table + " as " + alias)
+func (g *gen) insert(m Mutation, table, alias sqltext.SQL, count bool) sqltext.SQL {
+	var b sqltext.Builder
+	b.Write(sqltext.Fmt("insert into %s as %s", table, alias))
 	if len(m.Columns) == 0 {
 		// {} or [{}, ...]: rows of defaults.
-		b.WriteString(" select from pg_catalog.json_array_elements(" + g.paramBytes(m.Payload) + "::json)")
+		b.Write(sqltext.Fmt(" select from pg_catalog.json_array_elements(%s::json)", g.paramBytes(m.Payload)))
 		if count {
-			b.WriteString(" where " + countInsertedRow)
+			b.Const(" where " + countInsertedRow)
 		}
-		return b.String() + g.onConflict(m, count)
+		b.Write(g.onConflict(m, count))
+		return b.SQL()
 	}
-	quoted := make([]string, len(m.Columns))
+	quoted := make([]sqltext.SQL, len(m.Columns))
 	for i, c := range m.Columns {
-		quoted[i] = QuoteIdent(c)
+		quoted[i] = sqltext.Ident(c)
 	}
-	b.WriteString(" (" + strings.Join(quoted, ", ") + ") select ")
-	values := make([]string, len(m.Columns))
+	b.Write(sqltext.Fmt(" (%s) select ", sqltext.Join(quoted, ", ")))
+	values := make([]sqltext.SQL, len(m.Columns))
 	for i, c := range m.Columns {
-		values[i] = "pgrst_body." + quoted[i]
+		values[i] = sqltext.Fmt("pgrst_body.%s", quoted[i])
 		if col, ok := m.Relation.Column(c); ok && m.MissingDefault && col.HasDefault {
-			// The default expression comes from the catalog, not the
-			// request: pg_get_expr of the column's default.
-			values[i] = "case when pgrst_el.j::jsonb ? " + g.param(c) + " then " + values[i] +
-				" else " + col.Default + " end"
+			// The default expression is the catalog's own text
+			// (pg_get_expr of the column's default), never the request's:
+			// it is an expression, which no quoting could render.
+			values[i] = sqltext.Fmt("case when pgrst_el.j::jsonb ? %s then %s else %s end",
+				g.param(c), values[i], sqltext.Catalog(col.Default))
 		}
 	}
-	b.WriteString(strings.Join(values, ", "))
-	b.WriteString(" from pg_catalog.json_array_elements(" + g.paramBytes(m.Payload) + "::json) as pgrst_el(j), " +
-		"lateral pg_catalog.json_populate_record(null::" + table + ", pgrst_el.j) as pgrst_body")
-	var conds []string
+	b.Write(sqltext.Join(values, ", "))
+	b.Write(sqltext.Fmt(" from pg_catalog.json_array_elements(%s::json) as pgrst_el(j), "+
+		"lateral pg_catalog.json_populate_record(null::%s, pgrst_el.j) as pgrst_body", g.paramBytes(m.Payload), table))
+	var conds []sqltext.SQL
 	for _, km := range m.KeyMatch {
-		conds = append(conds, "pgrst_body."+QuoteIdent(km[0])+" = "+g.param(km[1]))
+		conds = append(conds, sqltext.Fmt("pgrst_body.%s = %s", sqltext.Ident(km[0]), g.param(km[1])))
 	}
 	if count {
-		conds = append(conds, countInsertedRow)
+		conds = append(conds, sqltext.Const(countInsertedRow))
 	}
 	if len(conds) > 0 {
-		b.WriteString(" where " + strings.Join(conds, " and "))
+		b.Write(sqltext.Fmt(" where %s", sqltext.Join(conds, " and ")))
 	}
-	return b.String() + g.onConflict(m, count)
+	b.Write(g.onConflict(m, count))
+	return b.SQL()
 }
 
 // onConflict renders the upsert clause; count takes an updated row back
 // out of the tally of inserted ones.
-func (g *gen) onConflict(m Mutation, count bool) string {
+func (g *gen) onConflict(m Mutation, count bool) sqltext.SQL {
 	if len(m.OnConflict) == 0 {
-		return ""
+		return sqltext.SQL{}
 	}
-	keys := make([]string, len(m.OnConflict))
+	keys := make([]sqltext.SQL, len(m.OnConflict))
 	for i, c := range m.OnConflict {
-		keys[i] = QuoteIdent(c)
+		keys[i] = sqltext.Ident(c)
 	}
-	s := " on conflict (" + strings.Join(keys, ", ") + ")"
+	s := sqltext.Fmt(" on conflict (%s)", sqltext.Join(keys, ", "))
 	if m.IgnoreDuplicates || len(m.Columns) == 0 {
-		return s + " do nothing"
+		return sqltext.Fmt("%s do nothing", s)
 	}
-	sets := make([]string, len(m.Columns))
+	sets := make([]sqltext.SQL, len(m.Columns))
 	for i, c := range m.Columns {
-		sets[i] = QuoteIdent(c) + " = excluded." + QuoteIdent(c)
+		sets[i] = sqltext.Fmt("%s = excluded.%s", sqltext.Ident(c), sqltext.Ident(c))
 	}
-	s += " do update set " + strings.Join(sets, ", ")
+	s = sqltext.Fmt("%s do update set %s", s, sqltext.Join(sets, ", "))
 	if count {
-		s += " where " + countUpdatedRow
+		s = sqltext.Fmt("%s where "+countUpdatedRow, s)
 	}
 	return s
 }
 
 // update renders UPDATE ... SET from the JSON payload object.
-func (g *gen) update(m Mutation, table, alias string) string {
+func (g *gen) update(m Mutation, table, alias sqltext.SQL) sqltext.SQL {
 	if len(m.Columns) == 0 {
 		// Nothing to set: touch no row, as PostgREST answers an empty
 		// PATCH.
-		return "select " + alias + ".* from " + table + " as " + alias + " where false"
+		return sqltext.Fmt("select %s.* from %s as %s where false", alias, table, alias)
 	}
-	sets := make([]string, len(m.Columns))
+	sets := make([]sqltext.SQL, len(m.Columns))
 	for i, c := range m.Columns {
-		sets[i] = QuoteIdent(c) + " = pgrst_body." + QuoteIdent(c)
+		sets[i] = sqltext.Fmt("%s = pgrst_body.%s", sqltext.Ident(c), sqltext.Ident(c))
 	}
-	return "update " + table + " as " + alias + " set " + strings.Join(sets, ", ") +
-		" from (select * from pg_catalog.json_populate_record(null::" + table + ", " + g.paramBytes(m.Payload) + "::json)) as pgrst_body" +
-		g.writeWhere(m, table, alias)
+	// Fmt evaluates its arguments first, so the payload is bound before
+	// any filter value writeWhere binds, as the text orders them.
+	return sqltext.Fmt("update %s as %s set %s from (select * from pg_catalog.json_populate_record(null::%s, %s::json)) as pgrst_body%s",
+		table, alias, sqltext.Join(sets, ", "), table, g.paramBytes(m.Payload), g.writeWhere(m, table, alias))
 }
 
 // writeWhere renders the filters of an Update or Delete; with a limit or
 // an offset, the rows are picked by ctid in the requested order first.
-func (g *gen) writeWhere(m Mutation, table, alias string) string {
+func (g *gen) writeWhere(m Mutation, table, alias sqltext.SQL) sqltext.SQL {
 	w := m.Where
 	if w == nil {
-		return ""
+		return sqltext.SQL{}
 	}
 	if m.Limit == nil && m.Offset == 0 {
 		return g.where(w, nil)
 	}
-	inner := "select " + alias + ".ctid from " + table + " as " + alias + g.where(w, nil) + g.orderBy(w)
+	var inner sqltext.Builder
+	inner.Write(sqltext.Fmt("select %s.ctid from %s as %s", alias, table, alias), g.where(w, nil), g.orderBy(w))
 	if m.Limit != nil {
-		inner += " limit " + g.param(strconv.FormatInt(*m.Limit, 10))
+		inner.Const(" limit ")
+		inner.Write(g.param(strconv.FormatInt(*m.Limit, 10)))
 	}
 	if m.Offset > 0 {
-		inner += " offset " + g.param(strconv.FormatInt(m.Offset, 10))
+		inner.Const(" offset ")
+		inner.Write(g.param(strconv.FormatInt(m.Offset, 10)))
 	}
-	cond := alias + ".ctid = any(array(" + inner + "))"
-	return " where " + cond
+	return sqltext.Fmt(" where %s.ctid = any(array(%s))", alias, inner.SQL())
 }

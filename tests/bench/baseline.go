@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
+	"github.com/pgrest/caddy-pgrest/executor/sqltext"
 	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
 
@@ -135,7 +136,7 @@ func newRawPool(ctx context.Context, dsn string, size int, workloads []*workload
 		if _, err := pg.Prepare(ctx, settingsName, settingsSQL, nil); err != nil {
 			return err
 		}
-		if _, err := pg.Exec(ctx, "begin; set local role "+sqlgen.QuoteIdent(requestRole)).ReadAll(); err != nil {
+		if _, err := pg.Exec(ctx, sqltext.Fmt("begin; set local role %s", sqltext.Ident(requestRole)).String()).ReadAll(); err != nil {
 			return err
 		}
 		for _, wl := range workloads {

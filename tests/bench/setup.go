@@ -249,7 +249,7 @@ func planWorkloads(ctx context.Context, authDSN string, workloads []*workload) e
 		if err != nil {
 			return fmt.Errorf("%s: %w", wl.name, err)
 		}
-		wl.mainSQL, wl.mainArgs = st.SQL, st.Args
+		wl.mainSQL, wl.mainArgs = st.SQL.String(), st.Args
 	}
 	return nil
 }
