@@ -200,6 +200,17 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		return fmt.Errorf("configuring token verification: %w", err)
 	}
 
+	// Only now is the authenticator known: db_uri's placeholders are
+	// resolved, and pgx fills in a user the URI leaves out.
+	auth, err := executor.AuthenticatorOfURI(dbURI)
+	if err != nil {
+		return err
+	}
+	if executor.RunsAsAuthenticator(h.DBAnonRole, auth) {
+		return fmt.Errorf("db_anon_role: %q would run anonymous requests as the authenticator %q itself; "+
+			"name a role the authenticator is granted", h.DBAnonRole, auth)
+	}
+
 	pc := executor.PoolConfig{URI: dbURI, MaxConns: int32(h.DBPool)}
 	key := poolKeyFor(pc)
 	val, _, err := pools.LoadOrNew(key, func() (caddy.Destructor, error) {
@@ -293,6 +304,10 @@ func (h Handler) Validate() error {
 	}
 	if err := checkNames("db_extra_search_path", h.DBExtraSearchPath); err != nil {
 		return err
+	}
+	if h.DBAnonRole == "none" {
+		return fmt.Errorf(`db_anon_role: "none" would run anonymous requests as the authenticator itself; ` +
+			"name a role the authenticator is granted, or leave db_anon_role out to refuse anonymous requests")
 	}
 	if h.DBMaxRows < 0 {
 		return fmt.Errorf("db_max_rows: must be 0 (no cap) or more, got %d", h.DBMaxRows)

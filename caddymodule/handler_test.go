@@ -82,6 +82,8 @@ func TestValidate(t *testing.T) {
 		{"db_schemas refuses a repeated name", func(h *Handler) { h.DBSchemas = []string{"api", "api"} }, `db_schemas: "api" is listed twice`},
 		{"db_extra_search_path refuses an empty name", func(h *Handler) { h.DBExtraSearchPath = []string{""} }, "db_extra_search_path: name 1 is empty"},
 		{"db_extra_search_path may be empty", func(h *Handler) { h.DBExtraSearchPath = []string{} }, ""},
+		{"db_anon_role refuses none, which runs as the authenticator", func(h *Handler) { h.DBAnonRole = "none" }, `db_anon_role: "none" would run anonymous requests as the authenticator`},
+		{"db_anon_role accepts NONE, a role of that name", func(h *Handler) { h.DBAnonRole = "NONE" }, ""},
 		{"db_max_rows refuses a negative cap", func(h *Handler) { h.DBMaxRows = -1 }, "db_max_rows: must be 0 (no cap) or more, got -1"},
 		{"db_pool refuses 0", func(h *Handler) { h.DBPool = 0 }, "db_pool: must be between 1 and"},
 		{"db_pool refuses a negative size", func(h *Handler) { h.DBPool = -3 }, "got -3"},
@@ -287,6 +289,17 @@ func TestProvision(t *testing.T) {
 			}
 		})
 	}
+	t.Run("db_anon_role naming the authenticator of db_uri fails provisioning and takes no pool", func(t *testing.T) {
+		t.Setenv("PGREST_TEST_DB_URI", testDBURI)
+		h := Handler{DBURI: "{env.PGREST_TEST_DB_URI}", DBSchemas: []string{"api"}, DBAnonRole: "authenticator"}
+		err := provision(t, &h)
+		if err == nil || !strings.Contains(err.Error(), `db_anon_role: "authenticator" would run anonymous requests as the authenticator "authenticator" itself`) {
+			t.Fatalf("got %v, want a db_anon_role error", err)
+		}
+		if n := livePools(); n != 0 {
+			t.Errorf("%d pools open", n)
+		}
+	})
 	t.Run("a short HMAC passphrase fails provisioning", func(t *testing.T) {
 		h := Handler{DBURI: testDBURI, DBSchemas: []string{"api"}, JWTSecret: "short"}
 		err := provision(t, &h)

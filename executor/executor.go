@@ -42,6 +42,11 @@ type Executor struct {
 	// firstAttempt is closed once the first load has been tried.
 	firstAttempt     chan struct{}
 	firstAttemptOnce sync.Once
+	// authenticator is the user of db_uri and sessionUser the session
+	// user the server reported (nil until the first schema cache load):
+	// no request may run as either.
+	authenticator string
+	sessionUser   atomic.Pointer[string]
 }
 
 // New makes an Executor over pool, which the caller owns. It does not
@@ -67,6 +72,7 @@ func New(pool *pgxpool.Pool, cfg Config, logger *zap.Logger) (*Executor, error) 
 		firstAttempt:    make(chan struct{}),
 		appSettingsJSON: settingsObject(cfg.AppSettings, nil, nil),
 		searchPaths:     searchPaths(cfg.Schemas, cfg.ExtraSearchPath),
+		authenticator:   AuthenticatorOf(pool),
 	}, nil
 }
 
@@ -96,6 +102,10 @@ func (e *Executor) Serve(w http.ResponseWriter, r *http.Request, id jwtauth.Iden
 	var mark time.Time
 	if e.cfg.ServerTimingEnabled {
 		timing, mark = &serverTiming{jwt: authDuration(r)}, time.Now()
+	}
+	if aerr := e.refuseAuthenticatorRole(id.Role, id.Authenticated); aerr != nil {
+		apierr.Write(w, r, aerr)
+		return
 	}
 	req, aerr := apirequest.Parse(r, e.cfg.Schemas)
 	if aerr != nil {

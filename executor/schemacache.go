@@ -63,6 +63,7 @@ func (e *Executor) loadSchemaCache(ctx context.Context) error {
 		e.cacheErr.Store(e.cacheFailure(err))
 		return err
 	}
+	e.learnSessionUser(ctx, conn)
 	e.cache.Store(c)
 	schemaEpoch.Add(1)
 	e.cacheErr.Store(nil)

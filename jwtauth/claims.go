@@ -3,6 +3,7 @@ package jwtauth
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -135,6 +136,12 @@ func decodeClaims(raw []byte) (map[string]any, *apierr.Error) {
 	dec.UseNumber()
 	var claims map[string]any
 	if err := dec.Decode(&claims); err != nil || claims == nil {
+		return nil, apierr.JWTClaims(msgClaimsParse)
+	}
+	// A decoder stops after the first value; anything but blanks after
+	// it makes the payload something other than one JSON object, which
+	// other parsers would refuse or read differently.
+	if _, err := dec.Token(); err != io.EOF {
 		return nil, apierr.JWTClaims(msgClaimsParse)
 	}
 	return claims, nil
