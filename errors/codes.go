@@ -220,6 +220,17 @@ func MaxAffectedRPCViolation() *Error {
 		Message: "Function must return SETOF or TABLE when max-affected preference is used with handling=strict"}
 }
 
+// PayloadTooLarge (PGRST190): the request body is over max_body_size.
+// PostgREST has no code for it (it leaves body limits to the proxy in front
+// of it); pgrest's own request codes start at 190, well clear of the
+// numbers PostgREST hands out one by one from 100.
+func PayloadTooLarge(limit int64) *Error {
+	return &Error{Status: http.StatusRequestEntityTooLarge, Code: "PGRST190",
+		Message: "Request body too large",
+		Details: fmt.Sprintf("The request body is larger than the limit of %d bytes.", limit),
+		Hint:    "Send a smaller body, or split the rows over several requests."}
+}
+
 // --- group 2: schema cache ---
 
 // NoRelationship (PGRST200): no foreign key joins parent and child.

@@ -59,6 +59,9 @@ func New(pool *pgxpool.Pool, cfg Config, logger *zap.Logger) (*Executor, error) 
 	if cfg.TxEnd == "" {
 		cfg.TxEnd = TxCommit
 	}
+	if cfg.MaxBodySize <= 0 {
+		cfg.MaxBodySize = DefaultMaxBodySize
+	}
 	return &Executor{
 		cfg:             cfg,
 		pool:            pool,
@@ -97,7 +100,11 @@ func (e *Executor) Serve(w http.ResponseWriter, r *http.Request, id jwtauth.Iden
 	if e.cfg.ServerTimingEnabled {
 		timing, mark = &serverTiming{jwt: authDuration(r)}, time.Now()
 	}
-	req, aerr := apirequest.Parse(r, e.cfg.Schemas)
+	if aerr := limitBody(w, r, e.cfg.MaxBodySize); aerr != nil {
+		apierr.Write(w, r, aerr)
+		return
+	}
+	req, aerr := apirequest.Parse(r, e.cfg.Schemas, e.cfg.MaxBodySize)
 	if aerr != nil {
 		apierr.Write(w, r, aerr)
 		return
