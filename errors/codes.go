@@ -12,13 +12,17 @@ import (
 
 // --- group 0: connection ---
 
-// ConnectionError (PGRST000): the database cannot be reached.
+// ConnectionError (PGRST000): the database cannot be reached. details is
+// read by anonymous clients: it says why in general words and never names
+// the user, database, host or port of db_uri, nor quotes the driver's
+// error, which does; the full cause belongs in the log.
 func ConnectionError(details string) *Error {
 	return &Error{Status: http.StatusServiceUnavailable, Code: "PGRST000",
 		Message: "Database connection error. Retrying the connection.", Details: str(details)}
 }
 
 // ClientError (PGRST001): the connection broke for an internal reason.
+// details, when not empty, is as general as ConnectionError's.
 func ClientError(details string) *Error {
 	return &Error{Status: http.StatusServiceUnavailable, Code: "PGRST001",
 		Message: "Database client error. Retrying the connection.", Details: str(details)}

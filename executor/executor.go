@@ -171,7 +171,7 @@ func (e *Executor) asAPIError(err error, id jwtauth.Identity) *apierr.Error {
 	}
 	var connErr *pgconn.ConnectError
 	if errors.As(err, &connErr) {
-		return apierr.ConnectionError(connErr.Error())
+		return e.connectionFailure(err)
 	}
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {
@@ -181,8 +181,7 @@ func (e *Executor) asAPIError(err error, id jwtauth.Identity) *apierr.Error {
 		// The client went away; nobody reads this answer.
 		return apierr.ClientError("request canceled")
 	}
-	e.logger.Warn("database client error", zap.Error(err))
-	return apierr.ClientError(err.Error())
+	return e.clientFailure(err)
 }
 
 // acquire takes a pool connection within db_pool_acquisition_timeout.
@@ -195,7 +194,7 @@ func (e *Executor) acquire(ctx context.Context) (*pgxpool.Conn, error) {
 	}
 	var connErr *pgconn.ConnectError
 	if errors.As(err, &connErr) {
-		return nil, apierr.ConnectionError(connErr.Error())
+		return nil, e.connectionFailure(err)
 	}
 	if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
 		return nil, apierr.AcquisitionTimeout()
