@@ -3,6 +3,7 @@
 #   make build       bin/caddy: Caddy with its standard modules and pgrest
 #   make test        gofmt check, go vet, Go tests (with -race), client tests
 #   make bench       the benchmark in tests/bench
+#   make fuzz        every fuzz target for FUZZTIME (default 1m) each
 #   make demo        PostgreSQL + demo schema + Caddy on http://localhost:3000
 #   make demo-stop   stop the demo's PostgreSQL
 #   make clean       delete bin/ and the demo's cluster and secrets
@@ -25,7 +26,7 @@ PKGS ?= ./...
 CLIENT_DIR ?= tests/client
 CLIENT_TEST_ARGS ?=
 
-.PHONY: all build test fmt-check vet test-go test-client bench demo demo-stop clean
+.PHONY: all build test fmt-check vet test-go test-client bench fuzz demo demo-stop clean
 
 all: build
 
@@ -52,6 +53,14 @@ test-client:
 
 bench:
 	$(GO) run ./tests/bench $(BENCH_FLAGS)
+
+# Every func FuzzXxx in the module, found anew each run, one after the
+# other (go test fuzzes one target per run). make test already runs their
+# seed corpora as ordinary tests. Fails if any target finds a crash, whose
+# input is then kept in the package's testdata/fuzz for make test to replay.
+FUZZTIME ?= 1m
+fuzz:
+	FUZZTIME=$(FUZZTIME) GO=$(GO) bash scripts/fuzz.sh
 
 demo:
 	bash scripts/demo.sh run

@@ -1,6 +1,7 @@
 package caddymodule
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 	"github.com/caddyserver/caddy/v2/caddyconfig/httpcaddyfile"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	"github.com/dustin/go-humanize"
 )
 
 func init() {
@@ -60,12 +62,15 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //	        <name> <value>
 //	    }
 //	    server_timing_enabled       true|false
+//	    max_body_size               <size>
 //	}
 //
 // db_role_claim_key is accepted for jwt_role_claim_key. Lists
 // (db_schemas, db_extra_search_path) may also be written comma-separated,
 // as in PostgREST's configuration file; db_extra_search_path with no value
 // adds no schema. A duration without a unit is seconds, as in PostgREST.
+// A size is bytes or a humanized size such as 10MB or 1MiB, as in Caddy's
+// request_body max_size.
 // Use {env.NAME} or {file./path} for secrets: unlike {$NAME}, they are
 // resolved when the handler starts and stay out of the adapted JSON.
 func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
@@ -138,6 +143,8 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			err = h.unmarshalAppSettings(d)
 		case "server_timing_enabled":
 			h.ServerTimingEnabled, err = boolArg(d, sub)
+		case "max_body_size":
+			h.MaxBodySize, err = sizeArg(d, sub)
 		default:
 			return d.Errf("unrecognized subdirective %q", sub)
 		}
@@ -220,6 +227,22 @@ func durationArg(d *caddyfile.Dispenser, sub string) (caddy.Duration, error) {
 		return 0, d.Errf("%s: must be more than 0, got %q", sub, s)
 	}
 	return caddy.Duration(dur), nil
+}
+
+// sizeArg reads a size the way Caddy's request_body max_size does.
+func sizeArg(d *caddyfile.Dispenser, sub string) (int64, error) {
+	s, err := oneArg(d, sub)
+	if err != nil {
+		return 0, err
+	}
+	n, err := humanize.ParseBytes(s)
+	if err != nil {
+		return 0, d.Errf("%s: %q is not a size such as 10MB", sub, s)
+	}
+	if n == 0 || n > math.MaxInt64 {
+		return 0, d.Errf("%s: must be between 1 byte and %d bytes, got %q", sub, int64(math.MaxInt64), s)
+	}
+	return int64(n), nil
 }
 
 func boolArg(d *caddyfile.Dispenser, sub string) (bool, error) {

@@ -195,6 +195,26 @@ func TestUnmarshalCaddyfile(t *testing.T) {
 			want:  Handler{ServerTimingEnabled: true},
 		},
 		{
+			name:  "max_body_size takes bytes",
+			input: "pgrest {\n max_body_size 1048576\n}",
+			want:  Handler{MaxBodySize: 1 << 20},
+		},
+		{
+			name:  "max_body_size takes a decimal size as Caddy's request_body does",
+			input: "pgrest {\n max_body_size 10MB\n}",
+			want:  Handler{MaxBodySize: 10_000_000},
+		},
+		{
+			name:  "max_body_size takes a binary size, in any case and with a space",
+			input: "pgrest {\n max_body_size \"2 mib\"\n}",
+			want:  Handler{MaxBodySize: 2 << 20},
+		},
+		{
+			name:  "max_body_size takes a fraction of a unit",
+			input: "pgrest {\n max_body_size 1.5KiB\n}",
+			want:  Handler{MaxBodySize: 1536},
+		},
+		{
 			name: "the design's full block parses",
 			input: `pgrest {
 				db_uri                      postgres://authenticator:pw@127.0.0.1:5432/app
@@ -220,6 +240,7 @@ func TestUnmarshalCaddyfile(t *testing.T) {
 				openapi_server_proxy_uri    https://api.example.com
 				app_settings                app.settings.k1=v1 app.settings.k2=v2
 				server_timing_enabled       false
+				max_body_size               10MiB
 			}`,
 			want: Handler{
 				DBURI:                    "postgres://authenticator:pw@127.0.0.1:5432/app",
@@ -242,6 +263,7 @@ func TestUnmarshalCaddyfile(t *testing.T) {
 				OpenAPIMode:              "follow-privileges",
 				OpenAPIServerProxyURI:    "https://api.example.com",
 				AppSettings:              map[string]string{"app.settings.k1": "v1", "app.settings.k2": "v2"},
+				MaxBodySize:              10 << 20,
 			},
 		},
 	}
@@ -288,6 +310,13 @@ func TestUnmarshalCaddyfileErrors(t *testing.T) {
 		{"db_channel_enabled needs a boolean", "pgrest {\n db_channel_enabled 1\n}", []string{"db_channel_enabled", "expected true or false"}},
 		{"jwt_secret_is_base64 needs a boolean", "pgrest {\n jwt_secret_is_base64 TRUE\n}", []string{"jwt_secret_is_base64", "expected true or false"}},
 		{"server_timing_enabled needs a boolean", "pgrest {\n server_timing_enabled\n}", []string{"server_timing_enabled", "expected one value"}},
+		{"max_body_size needs a value", "pgrest {\n max_body_size\n}", []string{"max_body_size", "expected one value, got 0"}},
+		{"max_body_size needs a size", "pgrest {\n max_body_size huge\n}", []string{"max_body_size", `"huge" is not a size`}},
+		{"max_body_size refuses an unknown unit", "pgrest {\n max_body_size 10QB\n}", []string{"max_body_size", `"10QB" is not a size`}},
+		{"max_body_size refuses a negative size", "pgrest {\n max_body_size -1MB\n}", []string{"max_body_size", "not a size"}},
+		{"max_body_size refuses zero", "pgrest {\n max_body_size 0\n}", []string{"max_body_size", "between 1 byte and"}},
+		{"max_body_size refuses a size past int64", "pgrest {\n max_body_size 16EiB\n}", []string{"max_body_size"}},
+		{"max_body_size is given once", "pgrest {\n max_body_size 1MB\n max_body_size 2MB\n}", []string{"max_body_size", "more than once"}},
 		{"jwt_cache_max_entries needs an integer", "pgrest {\n jwt_cache_max_entries lots\n}", []string{"jwt_cache_max_entries", "not an integer"}},
 		{"app_settings needs a value", "pgrest {\n app_settings\n}", []string{"app_settings", "expected name=value"}},
 		{"app_settings needs name=value", "pgrest {\n app_settings app.settings.k1\n}", []string{"app_settings", `"app.settings.k1"`}},

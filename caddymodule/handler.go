@@ -143,6 +143,12 @@ type Handler struct {
 	// Adds a Server-Timing header to responses.
 	ServerTimingEnabled bool `json:"server_timing_enabled,omitempty"`
 
+	// The largest request body accepted, in bytes. A larger one is
+	// refused with 413 PGRST190: at once when its Content-Length says so,
+	// else as soon as that many bytes have streamed in. Default: 10MiB
+	// (10485760).
+	MaxBodySize int64 `json:"max_body_size,omitempty"`
+
 	logger   *zap.Logger
 	verifier *jwtauth.Verifier
 	executor *executor.Executor
@@ -244,6 +250,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		OpenAPIServerProxyURI:  h.OpenAPIServerProxyURI,
 		AppSettings:            settings,
 		ServerTimingEnabled:    h.ServerTimingEnabled,
+		MaxBodySize:            h.MaxBodySize,
 	}, h.logger)
 	if err != nil {
 		return fmt.Errorf("creating executor: %w", err)
@@ -288,6 +295,9 @@ func (h *Handler) applyDefaults() {
 	if h.OpenAPIMode == "" {
 		h.OpenAPIMode = executor.OpenAPIFollowPrivileges
 	}
+	if h.MaxBodySize == 0 {
+		h.MaxBodySize = executor.DefaultMaxBodySize
+	}
 }
 
 // Validate checks the configuration once defaults are applied. It only
@@ -308,6 +318,9 @@ func (h Handler) Validate() error {
 	if h.DBAnonRole == "none" {
 		return fmt.Errorf(`db_anon_role: "none" would run anonymous requests as the authenticator itself; ` +
 			"name a role the authenticator is granted, or leave db_anon_role out to refuse anonymous requests")
+	}
+	if h.MaxBodySize < 0 {
+		return fmt.Errorf("max_body_size: must be more than 0 bytes, got %d", h.MaxBodySize)
 	}
 	if h.DBMaxRows < 0 {
 		return fmt.Errorf("db_max_rows: must be 0 (no cap) or more, got %d", h.DBMaxRows)

@@ -49,6 +49,7 @@ func TestDefaults(t *testing.T) {
 		JWTCacheMaxEntries:       new(1000),
 		DBLegacyClaims:           "auto",
 		OpenAPIMode:              "follow-privileges",
+		MaxBodySize:              10 << 20,
 	}
 	if !reflect.DeepEqual(h, want) {
 		t.Errorf("defaults are\n%+v\nwant\n%+v", h, want)
@@ -107,6 +108,8 @@ func TestValidate(t *testing.T) {
 		{"openapi_server_proxy_uri accepts a path", func(h *Handler) { h.OpenAPIServerProxyURI = "https://api.example.com/rest/v1" }, ""},
 		{"app_settings refuses an undotted name", func(h *Handler) { h.AppSettings = map[string]string{"jwt_secret": "x"} }, `app_settings: setting name "jwt_secret"`},
 		{"app_settings refuses response settings", func(h *Handler) { h.AppSettings = map[string]string{"response.status": "200"} }, "app_settings: setting name \"response.status\" is reserved"},
+		{"max_body_size refuses negatives", func(h *Handler) { h.MaxBodySize = -1 }, "max_body_size: must be more than 0 bytes, got -1"},
+		{"max_body_size accepts one byte", func(h *Handler) { h.MaxBodySize = 1 }, ""},
 		{"app_settings accepts custom settings", func(h *Handler) { h.AppSettings = map[string]string{"app.settings.k": "v", "my.k": ""} }, ""},
 	}
 	for _, tt := range tests {

@@ -12,13 +12,17 @@ import (
 
 // --- group 0: connection ---
 
-// ConnectionError (PGRST000): the database cannot be reached.
+// ConnectionError (PGRST000): the database cannot be reached. details is
+// read by anonymous clients: it says why in general words and never names
+// the user, database, host or port of db_uri, nor quotes the driver's
+// error, which does; the full cause belongs in the log.
 func ConnectionError(details string) *Error {
 	return &Error{Status: http.StatusServiceUnavailable, Code: "PGRST000",
 		Message: "Database connection error. Retrying the connection.", Details: str(details)}
 }
 
 // ClientError (PGRST001): the connection broke for an internal reason.
+// details, when not empty, is as general as ConnectionError's.
 func ClientError(details string) *Error {
 	return &Error{Status: http.StatusServiceUnavailable, Code: "PGRST001",
 		Message: "Database client error. Retrying the connection.", Details: str(details)}
@@ -218,6 +222,17 @@ func NotImplemented(details string) *Error {
 func MaxAffectedRPCViolation() *Error {
 	return &Error{Status: http.StatusBadRequest, Code: "PGRST128",
 		Message: "Function must return SETOF or TABLE when max-affected preference is used with handling=strict"}
+}
+
+// PayloadTooLarge (PGRST190): the request body is over max_body_size.
+// PostgREST has no code for it (it leaves body limits to the proxy in front
+// of it); pgrest's own request codes start at 190, well clear of the
+// numbers PostgREST hands out one by one from 100.
+func PayloadTooLarge(limit int64) *Error {
+	return &Error{Status: http.StatusRequestEntityTooLarge, Code: "PGRST190",
+		Message: "Request body too large",
+		Details: fmt.Sprintf("The request body is larger than the limit of %d bytes.", limit),
+		Hint:    "Send a smaller body, or split the rows over several requests."}
 }
 
 // --- group 2: schema cache ---

@@ -57,6 +57,9 @@ type Config struct {
 	ExtraSearchPath []string
 	// MaxRows caps every read (db_max_rows); 0 means no cap.
 	MaxRows int64
+	// MaxBodySize bounds a request body in bytes (max_body_size); 0 means
+	// DefaultMaxBodySize.
+	MaxBodySize int64
 	// PoolAcquisitionTimeout bounds the wait for a pool connection.
 	PoolAcquisitionTimeout time.Duration
 	// AggregatesEnabled allows count(), sum(), ... in select.

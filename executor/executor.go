@@ -64,6 +64,9 @@ func New(pool *pgxpool.Pool, cfg Config, logger *zap.Logger) (*Executor, error) 
 	if cfg.TxEnd == "" {
 		cfg.TxEnd = TxCommit
 	}
+	if cfg.MaxBodySize <= 0 {
+		cfg.MaxBodySize = DefaultMaxBodySize
+	}
 	return &Executor{
 		cfg:             cfg,
 		pool:            pool,
@@ -107,7 +110,11 @@ func (e *Executor) Serve(w http.ResponseWriter, r *http.Request, id jwtauth.Iden
 		apierr.Write(w, r, aerr)
 		return
 	}
-	req, aerr := apirequest.Parse(r, e.cfg.Schemas)
+	if aerr := limitBody(w, r, e.cfg.MaxBodySize); aerr != nil {
+		apierr.Write(w, r, aerr)
+		return
+	}
+	req, aerr := apirequest.Parse(r, e.cfg.Schemas, e.cfg.MaxBodySize)
 	if aerr != nil {
 		apierr.Write(w, r, aerr)
 		return
@@ -174,7 +181,7 @@ func (e *Executor) asAPIError(err error, id jwtauth.Identity) *apierr.Error {
 	}
 	var connErr *pgconn.ConnectError
 	if errors.As(err, &connErr) {
-		return apierr.ConnectionError(connErr.Error())
+		return e.connectionFailure(err)
 	}
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {
@@ -184,8 +191,7 @@ func (e *Executor) asAPIError(err error, id jwtauth.Identity) *apierr.Error {
 		// The client went away; nobody reads this answer.
 		return apierr.ClientError("request canceled")
 	}
-	e.logger.Warn("database client error", zap.Error(err))
-	return apierr.ClientError(err.Error())
+	return e.clientFailure(err)
 }
 
 // acquire takes a pool connection within db_pool_acquisition_timeout.
@@ -198,7 +204,7 @@ func (e *Executor) acquire(ctx context.Context) (*pgxpool.Conn, error) {
 	}
 	var connErr *pgconn.ConnectError
 	if errors.As(err, &connErr) {
-		return nil, apierr.ConnectionError(connErr.Error())
+		return nil, e.connectionFailure(err)
 	}
 	if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
 		return nil, apierr.AcquisitionTimeout()

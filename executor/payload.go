@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"net/url"
+	"slices"
 	"strings"
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
@@ -149,14 +150,22 @@ func formPayload(body []byte) (*payload, *apierr.Error) {
 	return &payload{keys: keys, rows: rows, object: object, count: 1}, nil
 }
 
-// csvPayload reads a header line and rows; an unquoted NULL is null.
+// csvPayload reads a header line and rows; an unquoted NULL is null. Each
+// record is written as a JSON object as soon as it is read, into one
+// buffer sized from the body, so no row is held twice.
 func csvPayload(body []byte) (*payload, *apierr.Error) {
 	r := csv.NewReader(bytes.NewReader(body))
+	r.ReuseRecord = true
 	header, err := r.Read()
 	if err != nil {
 		return nil, apierr.InvalidBody("Empty or invalid csv")
 	}
-	var rows []map[string]any
+	header = slices.Clone(header) // ReuseRecord: the next Read overwrites it
+	keys := csvKeys(header)
+	// JSON spends a key and some punctuation per field on top of the CSV.
+	out := bytes.NewBuffer(make([]byte, 0, len(body)+len(body)/2+2))
+	out.WriteByte('[')
+	count := 0
 	for {
 		rec, err := r.Read()
 		if errors.Is(err, io.EOF) {
@@ -165,19 +174,49 @@ func csvPayload(body []byte) (*payload, *apierr.Error) {
 		if err != nil {
 			return nil, apierr.InvalidBody("Invalid csv: " + err.Error())
 		}
-		row := make(map[string]any, len(header))
-		for i, h := range header {
-			if rec[i] == "NULL" {
-				row[h] = nil
+		if count > 0 {
+			out.WriteByte(',')
+		}
+		out.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				out.WriteByte(',')
+			}
+			writeJSONString(out, header[k])
+			out.WriteByte(':')
+			if rec[k] == "NULL" {
+				out.WriteString("null")
 			} else {
-				row[h] = rec[i]
+				writeJSONString(out, rec[k])
 			}
 		}
-		rows = append(rows, row)
+		out.WriteByte('}')
+		count++
 	}
-	raw, _ := json.Marshal(rows)
-	if rows == nil {
-		raw = []byte("[]")
+	out.WriteByte(']')
+	return &payload{keys: header, rows: out.Bytes(), count: count}, nil
+}
+
+// csvKeys are the header's column positions in key order, each name once:
+// a repeated name takes its last column, as a map would.
+func csvKeys(header []string) []int {
+	last := make(map[string]int, len(header))
+	for i, h := range header {
+		last[h] = i
 	}
-	return &payload{keys: header, rows: raw, count: len(rows)}, nil
+	keys := make([]int, 0, len(last))
+	for i, h := range header {
+		if last[h] == i {
+			keys = append(keys, i)
+		}
+	}
+	slices.SortFunc(keys, func(a, b int) int { return strings.Compare(header[a], header[b]) })
+	return keys
+}
+
+// writeJSONString writes s as a JSON string, escaped as encoding/json
+// escapes it.
+func writeJSONString(out *bytes.Buffer, s string) {
+	b, _ := json.Marshal(s) // a string always encodes
+	out.Write(b)
 }

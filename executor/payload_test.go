@@ -31,6 +31,13 @@ func TestParsePayload(t *testing.T) {
 			[]string{"b", "a"}, `[{"a":"\u0026","b":"x y"}]`, `{"a":"\u0026","b":"x y"}`, 1, ""},
 		{"CSV rows take the header's keys; unquoted NULL is null", "text/csv", "a,b\n1,NULL\n\"x,y\",\n", false,
 			[]string{"a", "b"}, `[{"a":"1","b":null},{"a":"x,y","b":""}]`, "", 2, ""},
+		{"CSV keys come in name order; a repeated column name takes the last column", "text/csv", "b,a,b\n1,2,3\n", false,
+			[]string{"b", "a", "b"}, `[{"a":"2","b":"3"}]`, "", 1, ""},
+		{"CSV values are escaped as JSON strings", "text/csv", "a\n\"q\"\"<\\\n\"\n", false,
+			[]string{"a"}, `[{"a":"q\"\u003c\\\n"}]`, "", 1, ""},
+		{"CSV with a header only has no rows", "text/csv", "a,b\n", false, []string{"a", "b"}, `[]`, "", 0, ""},
+		{"CSV rows must have the header's width", "text/csv", "a,b\n1\n", false, nil, "", "", 0,
+			"Invalid csv: record on line 2: wrong number of fields"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -84,7 +84,7 @@ func (e *Executor) cacheFailure(err error) *apierr.Error {
 	}
 	var connErr *pgconn.ConnectError
 	if errors.As(err, &connErr) {
-		return apierr.ConnectionError(connErr.Error())
+		return apierr.ConnectionError(connectionCause(err))
 	}
 	return apierr.NoSchemaCache()
 }

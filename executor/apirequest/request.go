@@ -5,6 +5,7 @@
 package apirequest
 
 import (
+	"errors"
 	"io"
 	"mime"
 	"net/http"
@@ -61,7 +62,8 @@ type Request struct {
 }
 
 // Parse reads r. schemas are db_schemas, the first being the default.
-func Parse(r *http.Request, schemas []string) (*Request, *apierr.Error) {
+// maxBody bounds the body in bytes: a larger one is 413 PGRST190.
+func Parse(r *http.Request, schemas []string, maxBody int64) (*Request, *apierr.Error) {
 	req := &Request{Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery}
 	if err := req.route(r.URL.Path, r.Method); err != nil {
 		return nil, err
@@ -75,7 +77,7 @@ func Parse(r *http.Request, schemas []string) (*Request, *apierr.Error) {
 	}
 	req.Preferences = prefs
 	if hasBody(req.Action, r.Method) {
-		if err := req.readBody(r); err != nil {
+		if err := req.readBody(r, maxBody); err != nil {
 			return nil, err
 		}
 	}
@@ -164,7 +166,7 @@ func hasBody(a Action, method string) bool {
 	return false
 }
 
-func (req *Request) readBody(r *http.Request) *apierr.Error {
+func (req *Request) readBody(r *http.Request, maxBody int64) *apierr.Error {
 	ct := r.Header.Get("Content-Type")
 	if ct == "" {
 		ct = "application/json"
@@ -177,10 +179,47 @@ func (req *Request) readBody(r *http.Request) *apierr.Error {
 	if r.Body == nil {
 		return nil
 	}
-	body, rerr := io.ReadAll(r.Body)
+	if r.ContentLength > maxBody {
+		return apierr.PayloadTooLarge(maxBody)
+	}
+	body, rerr := readAll(io.LimitReader(r.Body, maxBody+1), r.ContentLength)
 	if rerr != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(rerr, &tooLarge) {
+			return apierr.PayloadTooLarge(tooLarge.Limit)
+		}
 		return apierr.InvalidBody("Error reading the request body: " + rerr.Error())
+	}
+	if int64(len(body)) > maxBody {
+		return apierr.PayloadTooLarge(maxBody)
 	}
 	req.Body = body
 	return nil
+}
+
+// readAll reads a body once into one buffer. With a declared length (the
+// caller has refused one over the limit) the buffer has that size, plus a
+// byte to see the end, so it is never copied to grow. Without one it grows
+// as io.ReadAll does, bounded by the limited reader it is given.
+func readAll(body io.Reader, contentLength int64) ([]byte, error) {
+	if contentLength < 0 {
+		return io.ReadAll(body)
+	}
+	buf := make([]byte, 0, contentLength+1)
+	for {
+		n, err := body.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+		if len(buf) == cap(buf) {
+			// More than declared: only a reader that is not an HTTP
+			// server's gives that; read the rest the ordinary way.
+			rest, err := io.ReadAll(body)
+			return append(buf, rest...), err
+		}
+	}
 }

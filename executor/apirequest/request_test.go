@@ -2,12 +2,15 @@ package apirequest
 
 import (
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"reflect"
 	"strings"
 	"testing"
+
+	apierr "github.com/pgrest/caddy-pgrest/errors"
 )
 
 func TestRoute(t *testing.T) {
@@ -40,7 +43,7 @@ func TestRoute(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := httptest.NewRequest(tt.method, "http://x"+tt.path, nil)
-			req, err := Parse(r, []string{"api"})
+			req, err := Parse(r, []string{"api"}, 1<<20)
 			if tt.wantCode != "" {
 				if err == nil || err.Code != tt.wantCode {
 					t.Fatalf("got %v, want %s", err, tt.wantCode)
@@ -60,7 +63,7 @@ func TestRoute(t *testing.T) {
 func TestProfiles(t *testing.T) {
 	schemas := []string{"api", "v2"}
 	t.Run("no profile header picks the first schema", func(t *testing.T) {
-		req, err := Parse(httptest.NewRequest("GET", "/items", nil), schemas)
+		req, err := Parse(httptest.NewRequest("GET", "/items", nil), schemas, 1<<20)
 		if err != nil || req.Schema != "api" || req.ProfileGiven {
 			t.Fatalf("got %+v %v", req, err)
 		}
@@ -68,7 +71,7 @@ func TestProfiles(t *testing.T) {
 	t.Run("Accept-Profile picks a schema for reads", func(t *testing.T) {
 		r := httptest.NewRequest("GET", "/items", nil)
 		r.Header.Set("Accept-Profile", "v2")
-		req, err := Parse(r, schemas)
+		req, err := Parse(r, schemas, 1<<20)
 		if err != nil || req.Schema != "v2" {
 			t.Fatalf("got %+v %v", req, err)
 		}
@@ -76,7 +79,7 @@ func TestProfiles(t *testing.T) {
 	t.Run("Content-Profile picks a schema for writes", func(t *testing.T) {
 		r := httptest.NewRequest("POST", "/rpc/f", strings.NewReader("{}"))
 		r.Header.Set("Content-Profile", "v2")
-		req, err := Parse(r, schemas)
+		req, err := Parse(r, schemas, 1<<20)
 		if err != nil || req.Schema != "v2" {
 			t.Fatalf("got %+v %v", req, err)
 		}
@@ -84,7 +87,7 @@ func TestProfiles(t *testing.T) {
 	t.Run("an unexposed schema is PGRST106", func(t *testing.T) {
 		r := httptest.NewRequest("GET", "/items", nil)
 		r.Header.Set("Accept-Profile", "private")
-		_, err := Parse(r, schemas)
+		_, err := Parse(r, schemas, 1<<20)
 		if err == nil || err.Code != "PGRST106" || err.Status != http.StatusNotAcceptable {
 			t.Fatalf("got %v", err)
 		}
@@ -161,7 +164,7 @@ func TestPreferences(t *testing.T) {
 		r := httptest.NewRequest("GET", "/items", nil)
 		r.Header.Add("Prefer", "handling=strict")
 		r.Header.Add("Prefer", "return=sometimes")
-		_, err := Parse(r, []string{"api"})
+		_, err := Parse(r, []string{"api"}, 1<<20)
 		if err == nil || err.Code != "PGRST122" || err.Details != "Invalid preferences: return=sometimes" {
 			t.Fatalf("got %v", err)
 		}
@@ -178,26 +181,26 @@ func TestBody(t *testing.T) {
 	t.Run("a write reads its body and media type, lower case, without parameters", func(t *testing.T) {
 		r := httptest.NewRequest("POST", "/items", strings.NewReader(`{"a":1}`))
 		r.Header.Set("Content-Type", "Application/JSON; charset=utf-8")
-		req, err := Parse(r, []string{"api"})
+		req, err := Parse(r, []string{"api"}, 1<<20)
 		if err != nil || req.ContentType != "application/json" || string(req.Body) != `{"a":1}` {
 			t.Fatalf("got %+v %v", req, err)
 		}
 	})
 	t.Run("a write without Content-Type is JSON", func(t *testing.T) {
-		req, err := Parse(httptest.NewRequest("PATCH", "/items", strings.NewReader("{}")), []string{"api"})
+		req, err := Parse(httptest.NewRequest("PATCH", "/items", strings.NewReader("{}")), []string{"api"}, 1<<20)
 		if err != nil || req.ContentType != "application/json" {
 			t.Fatalf("got %+v %v", req, err)
 		}
 	})
 	t.Run("a write without a body has none", func(t *testing.T) {
 		r := &http.Request{Method: "POST", URL: &url.URL{Path: "/items"}, Header: http.Header{}}
-		req, err := Parse(r, []string{"api"})
+		req, err := Parse(r, []string{"api"}, 1<<20)
 		if err != nil || req.Body != nil || req.ContentType != "application/json" {
 			t.Fatalf("got %+v %v", req, err)
 		}
 	})
 	t.Run("a read takes no body", func(t *testing.T) {
-		req, err := Parse(httptest.NewRequest("GET", "/rpc/f", strings.NewReader("{}")), []string{"api"})
+		req, err := Parse(httptest.NewRequest("GET", "/rpc/f", strings.NewReader("{}")), []string{"api"}, 1<<20)
 		if err != nil || req.Body != nil || req.ContentType != "" {
 			t.Fatalf("got %+v %v", req, err)
 		}
@@ -205,7 +208,7 @@ func TestBody(t *testing.T) {
 	t.Run("a malformed Content-Type is PGRST107 naming it", func(t *testing.T) {
 		r := httptest.NewRequest("POST", "/items", strings.NewReader("{}"))
 		r.Header.Set("Content-Type", "json;;")
-		_, err := Parse(r, []string{"api"})
+		_, err := Parse(r, []string{"api"}, 1<<20)
 		if err == nil || err.Code != "PGRST107" || err.Status != http.StatusUnsupportedMediaType ||
 			err.Message != "None of these media types are available: json;;" {
 			t.Fatalf("got %v", err)
@@ -213,10 +216,75 @@ func TestBody(t *testing.T) {
 	})
 	t.Run("a body that cannot be read is PGRST102", func(t *testing.T) {
 		r := httptest.NewRequest("POST", "/items", failingReader{})
-		_, err := Parse(r, []string{"api"})
+		_, err := Parse(r, []string{"api"}, 1<<20)
 		if err == nil || err.Code != "PGRST102" || err.Status != http.StatusBadRequest ||
 			err.Message != "Error reading the request body: connection reset" {
 			t.Fatalf("got %v", err)
 		}
 	})
+}
+
+// chunked hides a reader's length, as a chunked request body does.
+type chunked struct{ io.Reader }
+
+func TestBodyLimit(t *testing.T) {
+	const limit = 16
+	post := func(body io.Reader, contentLength int64) *http.Request {
+		r := httptest.NewRequest("POST", "/items", body)
+		r.ContentLength = contentLength
+		return r
+	}
+	expect413 := func(t *testing.T, err *apierr.Error) {
+		t.Helper()
+		if err == nil || err.Code != "PGRST190" || err.Status != http.StatusRequestEntityTooLarge ||
+			err.Details != "The request body is larger than the limit of 16 bytes." {
+			t.Fatalf("got %v", err)
+		}
+	}
+	t.Run("a body of exactly the limit is read whole", func(t *testing.T) {
+		body := strings.Repeat("x", limit)
+		for _, r := range []*http.Request{post(strings.NewReader(body), limit), post(chunked{strings.NewReader(body)}, -1)} {
+			req, err := Parse(r, []string{"api"}, limit)
+			if err != nil || string(req.Body) != body {
+				t.Fatalf("got %+v %v", req, err)
+			}
+		}
+	})
+	t.Run("a declared length over the limit is 413 before a byte is read", func(t *testing.T) {
+		_, err := Parse(post(failingReader{}, limit+1), []string{"api"}, limit)
+		expect413(t, err)
+	})
+	t.Run("a body of unknown length is 413 one byte past the limit", func(t *testing.T) {
+		body := &countingReader{r: strings.NewReader(strings.Repeat("x", 10*limit))}
+		_, err := Parse(post(chunked{body}, -1), []string{"api"}, limit)
+		expect413(t, err)
+		if body.n > limit+1 {
+			t.Errorf("read %d bytes, want at most %d", body.n, limit+1)
+		}
+	})
+	t.Run("a body cut off by http.MaxBytesReader is 413 with that reader's limit", func(t *testing.T) {
+		r := post(chunked{strings.NewReader(strings.Repeat("x", 100))}, -1)
+		r.Body = http.MaxBytesReader(httptest.NewRecorder(), r.Body, limit)
+		_, err := Parse(r, []string{"api"}, 1<<20)
+		expect413(t, err)
+	})
+	t.Run("a declared length is the buffer's size: nothing is copied to grow it", func(t *testing.T) {
+		body := strings.Repeat("y", 10)
+		req, err := Parse(post(strings.NewReader(body), 10), []string{"api"}, limit)
+		if err != nil || string(req.Body) != body || cap(req.Body) != 11 {
+			t.Fatalf("got %q (cap %d) %v", req.Body, cap(req.Body), err)
+		}
+	})
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
 }

@@ -4,9 +4,14 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
 )
 
 // errAuthDSN is authDSN changed by edit.
@@ -20,24 +25,57 @@ func errAuthDSN(t *testing.T, edit func(u *url.URL)) string {
 	return u.String()
 }
 
-// A database that cannot be reached is 503 PGRST000 whose details say why.
+// startServerLogging is startServer with Caddy's log, pgrest's included,
+// written to logFile.
+func startServerLogging(t *testing.T, logFile string, lines ...string) *server {
+	t.Helper()
+	s, _, err := pgresttest.Serve(pgresttest.Directives(defaultDirectives(), lines...), pgresttest.Options{LogFile: logFile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := pgresttest.Stop(); err != nil {
+			t.Errorf("stopping Caddy: %v", err)
+		}
+	})
+	return &server{s}
+}
+
+// A database that cannot be reached is 503 PGRST000 whose details say why
+// in general words: the body names no user, database, host or port of
+// db_uri and quotes no driver error, while the log has the full cause.
 func TestErrorsConnectionFailuresAre503(t *testing.T) {
 	closedPort := freePort(t) // closed again once freePort returns
+	real, err := url.Parse(authDSN)
+	if err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name    string
 		edit    func(u *url.URL)
 		details string
+		cause   string // in the log
+		secrets []string
 	}{
 		{"a db_uri naming a closed port is 503 PGRST000",
-			func(u *url.URL) { u.Host = fmt.Sprintf("127.0.0.1:%d", closedPort) }, "connection refused"},
+			func(u *url.URL) { u.Host = fmt.Sprintf("127.0.0.1:%d", closedPort) },
+			"Nothing accepts connections at the address of db_uri.", "connection refused",
+			[]string{strconv.Itoa(closedPort)}},
 		{"a db_uri naming a database that does not exist is 503 PGRST000",
-			func(u *url.URL) { u.Path = "/err_no_such_database" }, `database "err_no_such_database" does not exist`},
+			func(u *url.URL) { u.Path = "/err_no_such_database" },
+			"The database named in db_uri does not exist.", `database "err_no_such_database" does not exist`,
+			[]string{"err_no_such_database", real.Port()}},
 		{"a db_uri with a wrong password is 503 PGRST000",
-			func(u *url.URL) { u.User = url.UserPassword("authenticator", "err-wrong-password") }, `password authentication failed for user "authenticator"`},
+			func(u *url.URL) { u.User = url.UserPassword("authenticator", "err-wrong-password") },
+			"The database refused the credentials of db_uri.", `password authentication failed for user "authenticator"`,
+			[]string{"err-wrong-password", strings.TrimPrefix(real.Path, "/"), real.Port()}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			s := startServer(t, "db_uri "+errAuthDSN(t, c.edit), "db_pool_acquisition_timeout 3s")
+			logFile := filepath.Join(t.TempDir(), "caddy.log")
+			s := startServerLogging(t, logFile, "db_uri "+errAuthDSN(t, c.edit), "db_pool_acquisition_timeout 3s")
+			secrets := append([]string{"authenticator", "127.0.0.1", "localhost", "dial", "failed to connect",
+				"user=", "database=", "host=", "port="}, c.secrets...)
 			requests := []struct{ method, path, body string }{
 				{http.MethodGet, "/err_items", ""},
 				{http.MethodPost, "/rpc/err_fn", "{}"},
@@ -46,12 +84,12 @@ func TestErrorsConnectionFailuresAre503(t *testing.T) {
 			for _, r := range requests {
 				start := time.Now()
 				res := s.errDo(t, r.method, r.path, r.body)
-				e := res.expectError(t, 503, "PGRST000")
-				if e["message"] != "Database connection error. Retrying the connection." {
-					t.Errorf("%s %s: message %q", r.method, r.path, e["message"])
-				}
-				if d, _ := e["details"].(string); !strings.Contains(d, c.details) {
-					t.Errorf("%s %s: details %q do not name the failure (%q)", r.method, r.path, d, c.details)
+				res.expectErrorBody(t, errWant{status: 503, code: "PGRST000",
+					message: "Database connection error. Retrying the connection.", details: c.details})
+				for _, secret := range secrets {
+					if secret != "" && strings.Contains(strings.ToLower(string(res.Body)), strings.ToLower(secret)) {
+						t.Errorf("%s %s: the body %s names %q", r.method, r.path, res.Body, secret)
+					}
 				}
 				if took := time.Since(start); took > 3500*time.Millisecond {
 					t.Errorf("%s %s took %v", r.method, r.path, took)
@@ -61,6 +99,15 @@ func TestErrorsConnectionFailuresAre503(t *testing.T) {
 			res.expectError(t, 503, "PGRST000")
 			if len(res.Body) != 0 {
 				t.Errorf("HEAD answered with a body: %q", res.Body)
+			}
+			log, err := os.ReadFile(logFile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The log is JSON lines: the cause's quotes are escaped there.
+			cause := strings.ReplaceAll(c.cause, `"`, `\"`)
+			if !strings.Contains(string(log), "cannot connect to the database") || !strings.Contains(string(log), cause) {
+				t.Errorf("the log does not have the cause %q:\n%s", c.cause, log)
 			}
 		})
 	}
