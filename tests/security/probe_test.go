@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // outcome is what one probe got back.
@@ -89,12 +91,28 @@ func describe(pr probe, o outcome) string {
 	return b.String()
 }
 
-// clip quotes s (control bytes and invalid UTF-8 shown as escapes), cut to
-// max bytes with the length it had.
+// clip shows s on one line, cut to max bytes with the length it had:
+// printable ASCII as it is, anything else (control bytes, other code
+// points, invalid UTF-8) as a Go escape.
 func clip(s string, max int) string {
-	if len(s) <= max {
-		return fmt.Sprintf("%+q", s)[1 : len(fmt.Sprintf("%+q", s))-1]
+	cut := s
+	if len(s) > max {
+		cut = s[:max]
 	}
-	q := fmt.Sprintf("%+q", s[:max])
-	return fmt.Sprintf("%s…(%d bytes)", q[1:len(q)-1], len(s))
+	var b strings.Builder
+	for i, r := range cut {
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(cut[i:], "\uFFFD"):
+			fmt.Fprintf(&b, "\\x%02x", cut[i])
+		case r >= 0x20 && r < 0x7f:
+			b.WriteRune(r)
+		default:
+			q := strconv.QuoteRuneToASCII(r)
+			b.WriteString(q[1 : len(q)-1])
+		}
+	}
+	if len(s) > max {
+		fmt.Fprintf(&b, "…(%d bytes)", len(s))
+	}
+	return b.String()
 }
