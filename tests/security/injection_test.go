@@ -1,0 +1,195 @@
+package security
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+const (
+	// workers is how many requests are in flight at once: enough to keep
+	// two cores busy, few enough not to starve the database.
+	workers = 4
+	// delayLimit is the longest a request carrying pg_sleep may take: the
+	// payloads sleep 5 s, and the authenticator's statement_timeout (3 s)
+	// cancels one that runs, so a sleep that ran shows as 3 s or more.
+	delayLimit = 2 * time.Second
+	// slowLimit is the longest any other request may take.
+	slowLimit = 5 * time.Second
+	// requestTimeout ends a request that hangs.
+	requestTimeout = 10 * time.Second
+	// budget bounds the whole run, so that a server gone slow fails the
+	// test instead of holding CI.
+	budget = 150 * time.Second
+)
+
+// TestEveryPayloadAtEveryInputPointStaysData sends each payload of the
+// corpus to each input point, one request each, and checks that none ran
+// as SQL or leaked what its role may not read. Every failing request is
+// recorded; the failure lists them grouped by input point and status.
+func TestEveryPayloadAtEveryInputPointStaysData(t *testing.T) {
+	payloads := loadCorpus(t)
+	if len(payloads) < minPayloads {
+		t.Fatalf("the corpus holds %d distinct payloads, want at least %d", len(payloads), minPayloads)
+	}
+	s := startServer(t)
+	points := inputPoints(userToken(t))
+	client := newClient(workers)
+	defer client.CloseIdleConnections()
+
+	found := &findings{}
+	initial := dbState(t)
+	baseline := initial
+	deadline := time.Now().Add(budget)
+	start := time.Now()
+	var sent, unsendable, unsent atomic.Int64
+	type pointTime struct {
+		name string
+		took time.Duration
+		n    int
+	}
+	var times []pointTime
+
+	for _, point := range points {
+		var probes []probe
+		for _, p := range payloads {
+			probes = append(probes, point.probes(p)...)
+		}
+		began := time.Now()
+		runBatch(probes, workers, func(pr probe) {
+			if time.Now().After(deadline) {
+				unsent.Add(1)
+				return
+			}
+			o := send(client, s.URL, pr)
+			if o.unsendable {
+				unsendable.Add(1)
+				return
+			}
+			sent.Add(1)
+			check(found, pr, o)
+		})
+		times = append(times, pointTime{point.name, time.Since(began), len(probes)})
+
+		// The canaries, the tripwire and the catalog after each point's
+		// batch; on a change, replay the batch one request at a time to
+		// name the first that makes it.
+		if now := dbState(t); now != baseline {
+			diff := stateDiff(baseline, now)
+			culprit := replayToFind(t, s.URL, probes, deadline)
+			found.add(point.name, "SQL ran: "+diff, 0, culprit)
+			resetCanaries(t)
+			baseline = dbState(t)
+		}
+	}
+	took := time.Since(start)
+
+	sort.Slice(times, func(i, j int) bool { return times[i].took > times[j].took })
+	var slowest []string
+	for _, pt := range times[:min(5, len(times))] {
+		slowest = append(slowest, fmt.Sprintf("%s %s (%d)", pt.name, pt.took.Round(time.Millisecond), pt.n))
+	}
+	t.Logf("%d payloads × %d input points: %d requests sent in %s (%.0f/s), %d the client could not send; slowest points: %s",
+		len(payloads), len(points), sent.Load(), took.Round(time.Millisecond), float64(sent.Load())/took.Seconds(),
+		unsendable.Load(), strings.Join(slowest, ", "))
+
+	if final := dbState(t); final != initial {
+		found.add("the whole run", "the database changed: "+stateDiff(initial, final), 0, "(see the input points above)")
+	}
+	if n := unsent.Load(); n > 0 {
+		t.Errorf("the run went over its budget of %s: %d requests were not sent", budget, n)
+	}
+	if !found.empty() {
+		t.Error(found.report())
+	}
+}
+
+// runBatch calls do on every probe from n goroutines.
+func runBatch(probes []probe, n int, do func(probe)) {
+	ch := make(chan probe)
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for pr := range ch {
+				do(pr)
+			}
+		}()
+	}
+	for _, pr := range probes {
+		ch <- pr
+	}
+	close(ch)
+	wg.Wait()
+}
+
+// check records what is wrong with one response: a 5xx, a delay, a
+// response that holds a forbidden text, or no response at all.
+func check(found *findings, pr probe, o outcome) {
+	if o.err != nil {
+		found.add(pr.point, "no response", 0, describe(pr, o))
+		return
+	}
+	if o.status >= 500 {
+		found.add(pr.point, "5xx", o.status, describe(pr, o))
+	}
+	switch sleeps := strings.Contains(pr.payload, "sleep"); {
+	case sleeps && o.took > delayLimit:
+		found.add(pr.point, "delayed (pg_sleep ran?)", o.status, describe(pr, o))
+	case !sleeps && o.took > slowLimit:
+		found.add(pr.point, "slow", o.status, describe(pr, o))
+	}
+	for text, what := range forbidden() {
+		if where := holds(o, text); where != "" {
+			found.add(pr.point, "leak of "+what+" in the "+where, o.status, describe(pr, o))
+		}
+	}
+}
+
+// holds says where in the response text appears: "body", "header" or "".
+func holds(o outcome, text string) string {
+	if strings.Contains(string(o.body), text) {
+		return "body"
+	}
+	for name, vs := range o.header {
+		if strings.Contains(name, text) {
+			return "header"
+		}
+		for _, v := range vs {
+			if strings.Contains(v, text) {
+				return "header"
+			}
+		}
+	}
+	return ""
+}
+
+// replayToFind puts the canaries back and sends probes one at a time,
+// reading the state after each, until one changes it: that request is
+// described. A change that does not come back (an object that exists now)
+// is reported as not found.
+func replayToFind(t *testing.T, base string, probes []probe, deadline time.Time) string {
+	t.Helper()
+	resetCanaries(t)
+	before := dbState(t)
+	c := newClient(1)
+	defer c.CloseIdleConnections()
+	for _, pr := range probes {
+		if time.Now().After(deadline) {
+			return "(the budget ran out before the replay found the request)"
+		}
+		o := send(c, base, pr)
+		if o.unsendable {
+			continue
+		}
+		if after := dbState(t); after != before {
+			return "first request to change it: " + describe(pr, o)
+		}
+	}
+	return "(replaying the batch one request at a time did not change it again)"
+}
