@@ -84,6 +84,9 @@ func (b *builder) level(rel *schema.Relation, alias string, items []apirequest.S
 			r.Output = append(r.Output, OutputItem{Embed: e})
 		}
 	}
+	if err := checkSelectWidth(r); err != nil {
+		return nil, err
+	}
 	return r, nil
 }
 
@@ -278,10 +281,14 @@ func (b *builder) condition(lvl *Read, f *apirequest.Filter) (Condition, *apierr
 			return Condition{EmbedNull: e, Negated: f.Negated != (f.Value == "not_null")}, nil
 		}
 	}
-	return Condition{Negated: f.Negated, Filter: &Filter{
+	flt := &Filter{
 		Ref: b.ref(lvl.Relation, f.Field), Op: f.Op, Quantifier: f.Quantifier,
 		Language: f.Language, Value: f.Value, Values: f.Values,
-	}}, nil
+	}
+	if err := checkFilterValue(flt); err != nil {
+		return Condition{}, err
+	}
+	return Condition{Negated: f.Negated, Filter: flt}, nil
 }
 
 // placeOrder puts each order spec on its level; a related order must
