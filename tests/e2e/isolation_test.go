@@ -10,10 +10,19 @@ import (
 // Each test runs with a pool of one connection, so every request is
 // served by the same database session.
 
+// membersOnly grants the members-only functions to webuser alone again:
+// other tests of the package grant every function of api to web_anon.
+func membersOnly(t *testing.T) {
+	t.Helper()
+	sql(t, `revoke execute on function api.members_only(), api.members_only_echo(integer) from public, web_anon;
+	        grant execute on function api.members_only(), api.members_only_echo(integer) to webuser`)
+}
+
 // A simple SQL function is inlined into a prepared statement's plan after
 // PostgreSQL checked EXECUTE for the planning role. Reusing that plan for
 // another role would run the function without the check.
 func TestIsolationAPlanMadeForOneRoleIsNotReusedByAnother(t *testing.T) {
+	membersOnly(t)
 	s := startServer(t, "db_pool 1")
 	member := bearer(token(t, jwt.MapClaims{"role": "webuser"}))
 	for round := 0; round < 3; round++ {
@@ -34,6 +43,7 @@ func TestIsolationAPlanMadeForOneRoleIsNotReusedByAnother(t *testing.T) {
 // The same holds for a statement with parameters, whose generic plan
 // PostgreSQL may adopt after five runs.
 func TestIsolationAGenericPlanWithParametersIsNotReusedByAnotherRole(t *testing.T) {
+	membersOnly(t)
 	s := startServer(t, "db_pool 1")
 	member := bearer(token(t, jwt.MapClaims{"role": "webuser"}))
 	for i := 0; i < 8; i++ {
