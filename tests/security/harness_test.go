@@ -47,7 +47,7 @@ do $$
 begin
   execute format('alter database %%I set app.jwt_secret = %%L', current_database(), %s);
   execute format('alter role authenticator in database %%I set statement_timeout = %%L',
-                 current_database(), '3s');
+                 current_database(), '4500ms');
 end
 $$;
 create function private.trip_dsn() returns text language sql immutable as $$ select %s::text $$;
