@@ -12,30 +12,29 @@ import (
 )
 
 // The settings statement switches the role and exposes the request to SQL
-// through transaction-local settings. Its text never changes, so it is
+// through transaction-local settings. It also empties response.headers and
+// response.status: a function may set them at session level
+// (set_config(..., false)), and without this every later request on the
+// connection, whoever sends it, would answer with that status and those
+// headers. Its text never changes, so it is
 // prepared once per connection; the variable part (app settings, legacy
 // per-claim settings) travels as one JSON object argument.
 const (
 	settingsSQL = `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true), ` +
 		`set_config('request.method', $3, true), set_config('request.path', $4, true), ` +
 		`set_config('request.headers', $5, true), set_config('request.cookies', $6, true), ` +
-		`set_config('search_path', $7, true), ` + resetResponseSettings +
+		`set_config('search_path', $7, true), ` +
+		`set_config('response.headers', '', true), set_config('response.status', '', true), ` +
 		`(select count(set_config(s.key, s.value, true)) from json_each_text($8::json) s)`
 	// Before PostgreSQL 14 claims are one setting per claim, and
 	// request.jwt.claims is not set at all.
 	legacySettingsSQL = `select set_config('role', $1, true), ` +
 		`set_config('request.method', $2, true), set_config('request.path', $3, true), ` +
 		`set_config('request.headers', $4, true), set_config('request.cookies', $5, true), ` +
-		`set_config('search_path', $6, true), ` + resetResponseSettings +
+		`set_config('search_path', $6, true), ` +
+		`set_config('response.headers', '', true), set_config('response.status', '', true), ` +
 		`(select count(set_config(s.key, s.value, true)) from json_each_text($7::json) s)`
 )
-
-// resetResponseSettings empties response.headers and response.status for
-// the transaction. A function may set them at session level
-// (set_config(..., false)); without this, every later request on the
-// connection, whoever sends it, would answer with that status and those
-// headers.
-const resetResponseSettings = `set_config('response.headers', '', true), set_config('response.status', '', true), `
 
 // settingsStatement builds the settings statement for one request.
 // extra are settings of this request only (a function's SET clauses).
