@@ -31,8 +31,8 @@ func checkSelectWidth(r *Read) *apierr.Error {
 		case it.Field != nil:
 			n++
 		case it.Embed.Spread:
-			n += len(exposedColumns(it.Embed.Plan))
-		default:
+			n += len(it.Embed.Plan.Exposed())
+		case it.Embed.Shown():
 			n++
 		}
 	}
@@ -41,26 +41,6 @@ func checkSelectWidth(r *Read) *apierr.Error {
 	}
 	return apierr.QueryParam("failed to parse select parameter",
 		fmt.Sprintf("%q selects %d columns; PostgreSQL allows at most %d in one select list", r.Alias, n, maxTargetColumns))
-}
-
-// exposedColumns lists the columns a spread level adds to its parent.
-func exposedColumns(c *Read) []string {
-	var names []string
-	for _, it := range c.Output {
-		switch {
-		case it.Field != nil && it.Field.Ref.Star:
-			for _, col := range c.Relation.Columns {
-				names = append(names, col.Name)
-			}
-		case it.Field != nil:
-			names = append(names, it.Field.Name)
-		case it.Embed.Spread:
-			names = append(names, exposedColumns(it.Embed.Plan)...)
-		default:
-			names = append(names, it.Embed.Name)
-		}
-	}
-	return names
 }
 
 // checkFilterValue refuses a value PostgreSQL would fail on for a reason

@@ -115,3 +115,29 @@ type OrderTerm struct {
 	Direction string
 	Nulls     string
 }
+
+// Shown says whether an embed is a key of its parent's rows. One that
+// selects nothing (name()) only filters them, with !inner or is.null, and
+// PostgREST leaves it out of the output.
+func (e *Embed) Shown() bool { return len(e.Plan.Output) > 0 }
+
+// Exposed lists the columns a level's query returns, by name: a star
+// returns the relation's columns, a spread what its own level exposes.
+func (r *Read) Exposed() []string {
+	var names []string
+	for _, it := range r.Output {
+		switch {
+		case it.Field != nil && it.Field.Ref.Star:
+			for _, col := range r.Relation.Columns {
+				names = append(names, col.Name)
+			}
+		case it.Field != nil:
+			names = append(names, it.Field.Name)
+		case it.Embed.Spread:
+			names = append(names, it.Embed.Plan.Exposed()...)
+		case it.Embed.Shown():
+			names = append(names, it.Embed.Name)
+		}
+	}
+	return names
+}

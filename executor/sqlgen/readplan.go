@@ -192,7 +192,7 @@ func (g *gen) countQuery(r *plan.Read) sqltext.SQL {
 	if r.GroupBy {
 		// The count counts groups, and embeds are grouping keys.
 		for _, it := range r.Output {
-			if it.Embed != nil && shown(it.Embed) {
+			if it.Embed != nil && it.Embed.Shown() {
 				needed[it.Embed] = true
 			}
 		}
@@ -302,7 +302,7 @@ func (g *gen) selectList(r *plan.Read) []sqltext.SQL {
 				}
 				out = append(out, x)
 			}
-		case shown(e):
+		case e.Shown():
 			out = append(out, sqltext.Fmt("%s as %s", g.embedBody(r, e), sqltext.Ident(e.Name)))
 		}
 	}
@@ -313,11 +313,6 @@ func (g *gen) selectList(r *plan.Read) []sqltext.SQL {
 	}
 	return out
 }
-
-// shown says whether an embed is a key of its parent's rows. One that
-// selects nothing (name()) only filters them, with !inner or is.null, and
-// PostgREST leaves it out of the output.
-func shown(e *plan.Embed) bool { return len(e.Plan.Output) > 0 }
 
 // spreadItems are the values a spread embed adds to its parent's row, as
 // expressions of its lateral subquery, and their names: "" for a star,
@@ -334,35 +329,14 @@ func spreadItems(e *plan.Embed) (exprs []sqltext.SQL, names []string) {
 		case ci.Field != nil:
 			exprs, names = append(exprs, column(ci.Field.Name)), append(names, ci.Field.Name)
 		case ci.Embed.Spread:
-			for _, n := range exposed(ci.Embed.Plan) {
+			for _, n := range ci.Embed.Plan.Exposed() {
 				exprs, names = append(exprs, column(n)), append(names, n)
 			}
-		case shown(ci.Embed):
+		case ci.Embed.Shown():
 			exprs, names = append(exprs, column(ci.Embed.Name)), append(names, ci.Embed.Name)
 		}
 	}
 	return exprs, names
-}
-
-// exposed lists the columns a level's query returns, by name: a star
-// returns the relation's columns.
-func exposed(c *plan.Read) []string {
-	var names []string
-	for _, it := range c.Output {
-		switch {
-		case it.Field != nil && it.Field.Ref.Star:
-			for _, col := range c.Relation.Columns {
-				names = append(names, col.Name)
-			}
-		case it.Field != nil:
-			names = append(names, it.Field.Name)
-		case it.Embed.Spread:
-			names = append(names, exposed(it.Embed.Plan)...)
-		case shown(it.Embed):
-			names = append(names, it.Embed.Name)
-		}
-	}
-	return names
 }
 
 // embedBody is the JSON value of an embed in its parent's row. When the
@@ -394,7 +368,7 @@ func (g *gen) groupKeys(r *plan.Read) []sqltext.SQL {
 					keys = append(keys, x)
 				}
 			}
-		case it.Embed != nil && shown(it.Embed):
+		case it.Embed != nil && it.Embed.Shown():
 			keys = append(keys, g.embedBody(r, it.Embed))
 		case it.Field != nil && it.Field.Aggregate == "" && !it.Field.Ref.Star:
 			keys = append(keys, g.valueExpr(r, it.Field))
