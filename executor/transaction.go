@@ -43,7 +43,8 @@ func (e *Executor) transactWith(r *http.Request, req *apirequest.Request, cache 
 	main sqlgen.Statement, opts txOptions) (*output, []*txResult, error) {
 	commit, applied := e.txOutcome(req.Preferences)
 	statements := make([]sqlgen.Statement, 0, 3+len(opts.extras))
-	statements = append(statements, e.settingsStatement(r, id, req.Schema, e.legacyClaims(cache), opts.settings))
+	statements = append(statements, e.settingsStatement(r, id, req.Schema, e.legacyClaims(cache),
+		cache.RoleSettings[id.Role], opts.settings))
 	if e.cfg.PreRequest != "" {
 		statements = append(statements, sqlgen.Statement{SQL: sqltext.Fmt("select %s()", preRequestCall(e.cfg.PreRequest))})
 	}
