@@ -101,6 +101,10 @@ func (c *sessionCounter) Opened(t testing.TB) int {
 	return n
 }
 
+// sleepCall is in the text of the statement pgrest runs for a call of
+// api.sleep, as pg_stat_activity shows it.
+const sleepCall = `"api"."sleep"(`
+
 // authenticatorBackends counts the authenticator's backends in state
 // (pg_stat_activity), optionally only those whose query contains text.
 func authenticatorBackends(t testing.TB, state, text string) int64 {
