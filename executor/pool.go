@@ -35,5 +35,9 @@ func NewPool(ctx context.Context, pc PoolConfig) (*pgxpool.Pool, error) {
 	if _, ok := cfg.ConnConfig.RuntimeParams["application_name"]; !ok {
 		cfg.ConnConfig.RuntimeParams["application_name"] = "pgrest"
 	}
+	// A cancelled request (a client hanging up) cancels its statement
+	// and keeps its connection, rather than pgx's default of closing it.
+	cfg.ConnConfig.BuildContextWatcherHandler = newStatementCanceller
+	cfg.AfterRelease = keepAfterRelease
 	return pgxpool.NewWithConfig(ctx, cfg)
 }

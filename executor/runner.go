@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 
@@ -212,14 +213,24 @@ func retryable(err error, pg *pgconn.PgConn) bool {
 // rollbackIfOpen ends a transaction an error left open, so the connection
 // goes back to the pool idle. A connection that cannot be rolled back is
 // closed; the pool then discards it.
+//
+// The rollback does not use the request's context: when the client went
+// away, that context is cancelled, and the connection is still worth
+// keeping once its cancelled statement has ended.
 func rollbackIfOpen(ctx context.Context, pg *pgconn.PgConn) {
 	if pg.IsClosed() || pg.TxStatus() == 'I' {
 		return
 	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rollbackTimeout)
+	defer cancel()
 	if _, err := pg.Exec(ctx, "ROLLBACK").ReadAll(); err != nil {
 		_ = pg.Close(context.Background())
 	}
 }
+
+// rollbackTimeout bounds the ROLLBACK of a failed request; a server that
+// does not answer in that time loses the connection instead.
+const rollbackTimeout = 5 * time.Second
 
 // statementName is the prepared statement's name: a digest of the role
 // it runs as and its text, so one request shape of one role maps to one

@@ -3,6 +3,7 @@ package executor
 import (
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/pgrest/caddy-pgrest/executor/schema"
@@ -37,8 +38,14 @@ const (
 )
 
 // settingsStatement builds the settings statement for one request.
-// extra are settings of this request only (a function's SET clauses).
-func (e *Executor) settingsStatement(r *http.Request, id jwtauth.Identity, schemaName string, legacy bool, extra []schema.Setting) sqlgen.Statement {
+// roleSettings are those of the request's role (ALTER ROLE ... SET);
+// extra are settings of this request only (a function's SET clauses),
+// which win over the role's, as they would in PostgreSQL.
+func (e *Executor) settingsStatement(r *http.Request, id jwtauth.Identity, schemaName string, legacy bool,
+	roleSettings, extra []schema.Setting) sqlgen.Statement {
+	if len(roleSettings) > 0 {
+		extra = slices.Concat(roleSettings, extra)
+	}
 	role := []byte(id.Role)
 	method := []byte(r.Method)
 	path := []byte(r.URL.Path)

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"net/http/httptest"
 	"testing"
+
+	"github.com/pgrest/caddy-pgrest/jwtauth"
 )
 
 func TestHeadersJSON(t *testing.T) {
@@ -73,5 +75,36 @@ func TestCookiesJSON(t *testing.T) {
 	var m map[string]string
 	if err := json.Unmarshal(cookiesJSON(r), &m); err != nil || m["a"] != "1" || m["b"] != "two" || len(m) != 2 {
 		t.Errorf("got %v, %v", m, err)
+	}
+}
+
+func TestSettingsStatementAppliesTheRolesSettings(t *testing.T) {
+	e := &Executor{cfg: Config{AppSettings: []Setting{{Name: "app.a", Value: "1"}}}}
+	e.appSettingsJSON = settingsObject(e.cfg.AppSettings, nil, nil)
+	r := httptest.NewRequest("GET", "/items", nil)
+	id := jwtauth.Identity{Role: "web_anon", ClaimsJSON: `{"role":"web_anon"}`}
+	role := []Setting{{Name: "statement_timeout", Value: "500ms"}, {Name: "work_mem", Value: "8MB"}}
+	function := []Setting{{Name: "statement_timeout", Value: "2s"}}
+
+	plain := e.settingsStatement(r, id, "api", false, nil, nil)
+	st := e.settingsStatement(r, id, "api", false, role, function)
+	if st.SQL.String() != plain.SQL.String() {
+		t.Fatal("the role's settings changed the settings statement's text; it must stay one prepared statement")
+	}
+	var got map[string]string
+	if err := json.Unmarshal(st.Args[len(st.Args)-1], &got); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"app.a": "1", "statement_timeout": "2s", "work_mem": "8MB"}
+	if len(got) != len(want) {
+		t.Fatalf("settings %v, want %v (the function's SET clause over the role's)", got, want)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s = %q, want %q", k, got[k], v)
+		}
+	}
+	if len(role) != 2 || role[0].Value != "500ms" {
+		t.Errorf("the cached role settings were changed: %v", role)
 	}
 }

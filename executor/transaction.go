@@ -2,6 +2,7 @@ package executor
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -43,7 +44,8 @@ func (e *Executor) transactWith(r *http.Request, req *apirequest.Request, cache 
 	main sqlgen.Statement, opts txOptions) (*output, []*txResult, error) {
 	commit, applied := e.txOutcome(req.Preferences)
 	statements := make([]sqlgen.Statement, 0, 3+len(opts.extras))
-	statements = append(statements, e.settingsStatement(r, id, req.Schema, e.legacyClaims(cache), opts.settings))
+	statements = append(statements, e.settingsStatement(r, id, req.Schema, e.legacyClaims(cache),
+		cache.RoleSettings[id.Role], opts.settings))
 	if e.cfg.PreRequest != "" {
 		statements = append(statements, sqlgen.Statement{SQL: sqltext.Fmt("select %s()", preRequestCall(e.cfg.PreRequest))})
 	}
@@ -82,6 +84,11 @@ func (e *Executor) transactWith(r *http.Request, req *apirequest.Request, cache 
 // runOnPool runs spec on a pool connection. A connection the server
 // closed while it sat idle fails at BEGIN; the pool's connections are then
 // renewed and the request runs once more, since nothing of it had run.
+//
+// A client that hangs up cancels ctx: pgx then asks the server to cancel
+// the running statement (see NewPool), the transaction is rolled back and
+// the connection goes back to the pool. That is no fault of the server's,
+// so the pool is left alone and the request is not run again.
 func (e *Executor) runOnPool(ctx context.Context, spec *txSpec, decide txDecision) ([]*txResult, error) {
 	for attempt := 0; ; attempt++ {
 		conn, err := e.acquire(ctx)
@@ -91,6 +98,9 @@ func (e *Executor) runOnPool(ctx context.Context, spec *txSpec, decide txDecisio
 		pg := conn.Conn().PgConn()
 		res, err := e.run(ctx, pg, spec, decide)
 		conn.Release()
+		if err != nil && ctx.Err() != nil {
+			return nil, e.clientGone(ctx, err)
+		}
 		if err != nil && attempt == 0 && retryable(err, pg) {
 			// A server that closed one idle connection (a restart,
 			// pg_terminate_backend) has usually closed them all.
@@ -100,6 +110,17 @@ func (e *Executor) runOnPool(ctx context.Context, spec *txSpec, decide txDecisio
 		}
 		return res, err
 	}
+}
+
+// clientGone is the error of a request whose client went away (or whose
+// deadline passed) while it ran: err, what the database or pgx said about
+// the cancelled statement, is only logged, at debug level, since nobody
+// reads the answer and the server did nothing wrong.
+func (e *Executor) clientGone(ctx context.Context, err error) error {
+	if ce := e.logger.Check(zap.DebugLevel, "client went away; its statement was cancelled"); ce != nil {
+		ce.Write(zap.Error(err))
+	}
+	return fmt.Errorf("client went away: %w", ctx.Err())
 }
 
 // legacyClaims says whether claims go one setting per claim.

@@ -3,7 +3,8 @@
 #
 #   pg.sh ensure                 install PostgreSQL (apt-get, as root or through sudo) unless a server is found
 #   pg.sh start   DIR PORT       initdb DIR if needed, then start it on 127.0.0.1:PORT
-#   pg.sh stop    DIR            stop the cluster (no-op when it is not running)
+#   pg.sh stop    DIR [MODE]     stop the cluster (no-op when it is not running);
+#                                MODE is pg_ctl's: smart, fast (default) or immediate
 #   pg.sh status  DIR            pg_ctl status; exit 0 running, 3 stopped, 4 no cluster
 #   pg.sh psql    DIR PORT [ARGS...]   psql as the superuser over the unix socket
 #   pg.sh dsn     DIR PORT [DB]  print the superuser URL (TCP, password)
@@ -35,7 +36,7 @@ die() {
 }
 
 usage() {
-	sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -249,8 +250,12 @@ cmd_start() {
 }
 
 cmd_stop() {
-	[ $# -eq 1 ] || usage
-	local data
+	[ $# -eq 1 ] || [ $# -eq 2 ] || usage
+	local data mode=${2:-fast}
+	case $mode in
+	smart | fast | immediate) ;;
+	*) die "stop mode $mode: use smart, fast or immediate" ;;
+	esac
 	data=$(data_dir "$1")
 	if [ ! -f "$data/PG_VERSION" ]; then
 		log "no cluster in $1"
@@ -260,8 +265,8 @@ cmd_stop() {
 		log "$1 is not running"
 		return 0
 	fi
-	as_user "$(owner_of "$data")" "$(bindir)/pg_ctl" -D "$data" -m fast -w -t 60 stop >/dev/null
-	log "stopped $1"
+	as_user "$(owner_of "$data")" "$(bindir)/pg_ctl" -D "$data" -m "$mode" -w -t 60 stop >/dev/null
+	log "stopped $1 ($mode)"
 }
 
 cmd_status() {

@@ -28,6 +28,9 @@ type Catalog struct {
 	// columns they show unchanged, through nested views. Load lists those
 	// whose base column is part of a key; others change nothing.
 	ViewColumns []ViewColumn
+	// RoleSettings are the settings of each role the authenticator may
+	// switch to (ALTER ROLE ... SET), as requests apply them.
+	RoleSettings map[string][]Setting
 }
 
 // Key is a primary key or unique constraint.
@@ -70,6 +73,7 @@ func Build(cat *Catalog) *Cache {
 		Functions:        make(map[string]map[string][]*Function, len(cat.Schemas)),
 		relationships:    map[QualifiedName][]*Relationship{},
 		computedColumns:  map[QualifiedName]map[string]*Function{},
+		RoleSettings:     cat.RoleSettings,
 	}
 	exposed := make(map[string]bool, len(cat.Schemas))
 	for _, s := range cat.Schemas {

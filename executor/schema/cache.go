@@ -13,6 +13,10 @@ type Cache struct {
 	Relations map[string]map[string]*Relation
 	// Functions by schema, then name; overloads share a name.
 	Functions map[string]map[string][]*Function
+	// RoleSettings are, by role name, the settings PostgreSQL would give
+	// the role at login (ALTER ROLE ... SET, the database-specific ones
+	// winning) and that a request switched to it runs with.
+	RoleSettings map[string][]Setting
 
 	// relationships holds every relationship starting at a relation,
 	// sorted as PostgREST sorts them (the order of PGRST201 details).

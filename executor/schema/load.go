@@ -56,6 +56,7 @@ func Load(ctx context.Context, q Querier, schemas []string) (*Cache, error) {
 		{"view definitions", l.loadViews},
 		{"keys", l.loadConstraints},
 		{"functions", l.loadFunctions},
+		{"role settings", l.loadRoleSettings},
 	}
 	for _, step := range steps {
 		if err := step.run(ctx); err != nil {

@@ -60,6 +60,7 @@ type Cluster struct {
 	dsn    string // superuser URL
 	script string // scripts/pg.sh; empty when the server is not ours
 	dir    string // temporary folder holding the cluster; empty when not ours
+	port   string // the port it listens on, when ours
 
 	mu        sync.Mutex
 	databases []string // made by NewDatabase, dropped by Stop
@@ -120,6 +121,7 @@ func Start() (*Cluster, error) {
 			break
 		}
 		c.dsn = strings.TrimSpace(out)
+		c.port = port
 		return c, nil
 	}
 	c.Stop()
@@ -145,6 +147,35 @@ func (c *Cluster) Stop() {
 		fmt.Fprintf(os.Stderr, "pgtest: %v\n%s", err, out)
 	}
 	os.RemoveAll(c.dir)
+}
+
+// ErrNotOurs is Restart's error for a server named by PGREST_TEST_DSN,
+// which the tests did not start and do not stop.
+var ErrNotOurs = errors.New("pgtest: the server is not a throwaway cluster of the tests (PGREST_TEST_DSN)")
+
+// Restart stops the cluster in mode (pg_ctl's smart, fast or immediate;
+// immediate is a crash, recovered at start) and starts it again on the
+// same port, for fault-injection tests. Connections to it break.
+func (c *Cluster) Restart(mode string) error {
+	if c.dir == "" {
+		return ErrNotOurs
+	}
+	if out, err := c.run("stop", c.dataDir(), mode); err != nil {
+		return fmt.Errorf("%w\n%s", err, out)
+	}
+	if out, err := c.run("start", c.dataDir(), c.port); err != nil {
+		return fmt.Errorf("%w\n%s", err, out)
+	}
+	return nil
+}
+
+// LogFile is the path of the server's log ("" when the cluster is not
+// ours), for tests that count what the server logged (log_connections).
+func (c *Cluster) LogFile() string {
+	if c.dir == "" {
+		return ""
+	}
+	return filepath.Join(c.dataDir(), "log", "postgresql.log")
 }
 
 // SuperuserDSN returns a URL that connects as a superuser to the database

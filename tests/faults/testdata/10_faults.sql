@@ -1,0 +1,28 @@
+-- Fixture of the fault-injection tests: the authenticator, an anonymous
+-- role, a table the write load fills and a function that holds a
+-- connection.
+
+create role authenticator login noinherit password 'authenticator-password';
+create role web_anon nologin;
+grant web_anon to authenticator;
+
+create schema api;
+grant usage on schema api to web_anon;
+
+-- Every write of the load tests carries its own key, so that each 201 can
+-- be found in the table afterwards; the key is deliberately not unique, so
+-- a write applied twice shows as two rows.
+create table api.writes (
+  id bigint generated always as identity primary key,
+  key text not null,
+  at timestamptz not null default clock_timestamp()
+);
+create index on api.writes (key);
+grant select, insert on api.writes to web_anon;
+
+-- Holds a pool connection for a while.
+create function api.sleep(seconds double precision) returns double precision
+language sql volatile
+as $$ select seconds from pg_sleep(seconds) $$;
+grant execute on function api.sleep(double precision) to web_anon;
+
