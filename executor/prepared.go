@@ -50,13 +50,37 @@ func (e *Executor) preparedOn(ctx context.Context, pg *pgconn.PgConn) *statement
 		return s
 	}
 	if s != nil && len(s.names) > 0 {
-		// DEALLOCATE ALL also drops what a pre-request function prepared;
-		// that is the same trade PgBouncer's server_reset_query makes.
-		if _, err := pg.Exec(ctx, "DEALLOCATE ALL").ReadAll(); err != nil {
+		if err := deallocate(ctx, pg, s.names); err != nil {
 			e.logger.Warn("deallocating prepared statements", zap.Error(err))
 		}
 	}
 	s = &statementSet{generation: gen, names: map[string]struct{}{}}
 	pg.CustomData()[preparedKey] = s
 	return s
+}
+
+// deallocate drops the statements named, in one round trip. Only pgrest's
+// own statements are named: DEALLOCATE ALL would also drop those pgx
+// prepares for itself on the same connection (and whatever a pre-request
+// function prepared), and the next query relying on them would fail with
+// 26000 "prepared statement does not exist".
+func deallocate(ctx context.Context, pg *pgconn.PgConn, names map[string]struct{}) error {
+	p := pg.StartPipeline(ctx)
+	for name := range names {
+		p.SendDeallocate(name)
+	}
+	if err := p.Sync(); err != nil {
+		_ = p.Close()
+		return err
+	}
+	var firstErr error
+	for range len(names) + 1 { // each Close, then the Sync
+		if _, err := p.GetResults(); err != nil && firstErr == nil {
+			firstErr = err
+		}
+	}
+	if err := p.Close(); err != nil && firstErr == nil {
+		firstErr = err
+	}
+	return firstErr
 }
