@@ -61,3 +61,10 @@ func startServer(t *testing.T, dsn string, lines ...string) *pgresttest.Server {
 	app := pgtest.DSNFor(dsn, fixtures.Authenticator, fixtures.AuthenticatorPassword)
 	return pgresttest.Start(t, directives(app), lines...)
 }
+
+// startServerAt serves app (the authenticator's URL) with short
+// acquisition timeouts, for tests whose database comes and goes.
+func startServerAt(t *testing.T, app string) *pgresttest.Server {
+	t.Helper()
+	return pgresttest.Start(t, directives(app), "db_pool_acquisition_timeout 3s")
+}
