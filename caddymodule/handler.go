@@ -583,11 +583,13 @@ func sourceKeyFor(pool poolKey, schemas []string) sourceKey {
 // sharedSource is a schema source as the usage pool holds it.
 type sharedSource struct {
 	*executor.SchemaSource
+	closed atomic.Bool
 }
 
 // Destruct stops the loader once the last handler using it is gone.
 func (s *sharedSource) Destruct() error {
 	s.SchemaSource.Close()
+	s.closed.Store(true)
 	return nil
 }
 
