@@ -162,6 +162,12 @@ func (s *SchemaSource) load(ctx context.Context) error {
 	conn, err := s.pool.Acquire(actx)
 	cancel()
 	if err != nil {
+		var connErr *pgconn.ConnectError
+		if errors.As(err, &connErr) {
+			// The full cause, with the connection parameters the
+			// client's answer leaves out (see connectionFailure).
+			s.logger.Error("cannot connect to the database", zap.Error(err))
+		}
 		s.cacheErr.Store(cacheFailure(err))
 		return err
 	}
