@@ -238,12 +238,22 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	h.pool, h.poolKey = val.(*sharedPool), key
 
 	skey := sourceKeyFor(key, h.DBSchemas)
+	content := contentKeyFor(dbURI, h.DBSchemas)
+	// Looked up before LoadOrNew, which must not be re-entered from its
+	// constructor.
+	seed := sourceWithContent(content)
 	val, _, err = sources.LoadOrNew(skey, func() (caddy.Destructor, error) {
 		// Like the pool, the schema cache outlives this config: the next
-		// config with the same pool and schemas serves it at once.
+		// config with the same pool and schemas serves it at once. A
+		// config with a new pool for the same database and schemas starts
+		// with the cache of the old one, still running until the new
+		// config is in place.
 		src := executor.NewSchemaSource(h.pool.Pool, h.DBSchemas, time.Duration(h.DBPoolAcquisitionTimeout), h.logger)
+		if seed != nil {
+			src.Seed(seed.SchemaSource)
+		}
 		src.Start(context.Background())
-		return &sharedSource{SchemaSource: src}, nil
+		return &sharedSource{SchemaSource: src, content: content}, nil
 	})
 	if err != nil {
 		_, _ = pools.Delete(key)
@@ -580,10 +590,40 @@ func sourceKeyFor(pool poolKey, schemas []string) sourceKey {
 	return sourceKey(h.Sum(nil))
 }
 
+// contentKey identifies what a schema cache holds: the database (db_uri)
+// and the schemas, whatever the pool.
+type contentKey [sha256.Size]byte
+
+func contentKeyFor(uri string, schemas []string) contentKey {
+	h := sha256.New()
+	h.Write([]byte(uri))
+	h.Write([]byte{0})
+	for _, s := range schemas {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	return contentKey(h.Sum(nil))
+}
+
+// sourceWithContent returns a running schema source holding content, if
+// there is one.
+func sourceWithContent(content contentKey) *sharedSource {
+	var found *sharedSource
+	sources.Range(func(_, value any) bool {
+		if s := value.(*sharedSource); s.content == content && !s.closed.Load() {
+			found = s
+			return false
+		}
+		return true
+	})
+	return found
+}
+
 // sharedSource is a schema source as the usage pool holds it.
 type sharedSource struct {
 	*executor.SchemaSource
-	closed atomic.Bool
+	content contentKey
+	closed  atomic.Bool
 }
 
 // Destruct stops the loader once the last handler using it is gone.

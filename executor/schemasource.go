@@ -83,6 +83,19 @@ func NewSchemaSource(pool *pgxpool.Pool, schemas []string, acquireTimeout time.D
 	}
 }
 
+// Seed starts s with the cache from holds, when s has none yet: a source
+// made for a new pool of the same database and schemas serves at once
+// what the old one loaded, while Start loads its own in the background.
+// The cache is immutable, so sharing it is safe.
+func (s *SchemaSource) Seed(from *SchemaSource) {
+	if c := from.cache.Load(); c != nil {
+		s.cache.CompareAndSwap(nil, c)
+	}
+	if su := from.sessionUser.Load(); su != nil {
+		s.sessionUser.CompareAndSwap(nil, su)
+	}
+}
+
 // Start loads the schema cache and keeps reloading it when asked, until
 // ctx is done or Close is called.
 func (s *SchemaSource) Start(ctx context.Context) {
