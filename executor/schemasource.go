@@ -168,9 +168,16 @@ func (s *SchemaSource) attempt(ctx context.Context) error {
 	return err
 }
 
+// loadTimeout bounds one load. A source outlives config reloads, so a
+// load stuck behind a lock would otherwise hold back every later reload
+// for good; a large catalog loads in seconds.
+const loadTimeout = time.Minute
+
 // load reads the catalog and swaps the new cache in.
 func (s *SchemaSource) load(ctx context.Context) error {
 	start := time.Now()
+	ctx, cancelLoad := context.WithTimeout(ctx, loadTimeout)
+	defer cancelLoad()
 	actx, cancel := context.WithTimeout(ctx, s.acquireTimeout)
 	conn, err := s.pool.Acquire(actx)
 	cancel()
