@@ -154,6 +154,9 @@ type Handler struct {
 	executor *executor.Executor
 	pool     *sharedPool
 	poolKey  poolKey
+	// source holds the schema cache, shared like the pool.
+	source    *sharedSource
+	sourceKey sourceKey
 }
 
 // CaddyModule returns the Caddy module information.
@@ -234,7 +237,32 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	}
 	h.pool, h.poolKey = val.(*sharedPool), key
 
-	h.executor, err = executor.New(h.pool.Pool, executor.Config{
+	skey := sourceKeyFor(key, h.DBSchemas)
+	content := contentKeyFor(dbURI, h.DBSchemas)
+	// Looked up before LoadOrNew, which must not be re-entered from its
+	// constructor.
+	seed := sourceWithContent(content)
+	val, _, err = sources.LoadOrNew(skey, func() (caddy.Destructor, error) {
+		// Like the pool, the schema cache outlives this config: the next
+		// config with the same pool and schemas serves it at once. A
+		// config with a new pool for the same database and schemas starts
+		// with the cache of the old one, still running until the new
+		// config is in place.
+		src := executor.NewSchemaSource(h.pool.Pool, h.DBSchemas, time.Duration(h.DBPoolAcquisitionTimeout), h.logger)
+		if seed != nil {
+			src.Seed(seed.SchemaSource)
+		}
+		src.Start(context.Background())
+		return &sharedSource{SchemaSource: src, content: content}, nil
+	})
+	if err != nil {
+		_, _ = pools.Delete(key)
+		h.pool = nil
+		return fmt.Errorf("creating the schema cache: %w", err)
+	}
+	h.source, h.sourceKey = val.(*sharedSource), skey
+
+	h.executor, err = executor.NewShared(h.pool.Pool, h.source.SchemaSource, executor.Config{
 		Schemas:                h.DBSchemas,
 		PreRequest:             h.DBPreRequest,
 		ExtraSearchPath:        h.DBExtraSearchPath,
@@ -471,6 +499,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.
 // closes when its last user is cleaned up. Caddy cancels the config's
 // context first, so the executor's background work has been told to stop.
 func (h *Handler) Cleanup() error {
+	if h.source != nil {
+		h.source = nil
+		if _, err := sources.Delete(h.sourceKey); err != nil {
+			return fmt.Errorf("stopping the schema cache loader: %w", err)
+		}
+	}
 	if h.pool == nil {
 		return nil
 	}
@@ -536,6 +570,69 @@ func (p *sharedPool) Destruct() error {
 	return nil
 }
 
+// sources holds the schema caches shared by handlers with the same pool
+// and schemas, across config reloads as pools are. What a schema cache
+// holds depends on the database (the pool's db_uri) and db_schemas only:
+// the catalog is read as the authenticator, whatever the other settings.
+var sources = caddy.NewUsagePool()
+
+// sourceKey identifies a schema source: a digest of its pool's key and
+// the schemas, in order (the first is the default).
+type sourceKey [sha256.Size]byte
+
+func sourceKeyFor(pool poolKey, schemas []string) sourceKey {
+	h := sha256.New()
+	h.Write(pool[:])
+	for _, s := range schemas {
+		h.Write([]byte(s))
+		h.Write([]byte{0}) // a schema name cannot hold NUL
+	}
+	return sourceKey(h.Sum(nil))
+}
+
+// contentKey identifies what a schema cache holds: the database (db_uri)
+// and the schemas, whatever the pool.
+type contentKey [sha256.Size]byte
+
+func contentKeyFor(uri string, schemas []string) contentKey {
+	h := sha256.New()
+	h.Write([]byte(uri))
+	h.Write([]byte{0})
+	for _, s := range schemas {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	return contentKey(h.Sum(nil))
+}
+
+// sourceWithContent returns a running schema source holding content, if
+// there is one.
+func sourceWithContent(content contentKey) *sharedSource {
+	var found *sharedSource
+	sources.Range(func(_, value any) bool {
+		if s := value.(*sharedSource); s.content == content && !s.closed.Load() {
+			found = s
+			return false
+		}
+		return true
+	})
+	return found
+}
+
+// sharedSource is a schema source as the usage pool holds it.
+type sharedSource struct {
+	*executor.SchemaSource
+	content contentKey
+	closed  atomic.Bool
+}
+
+// Destruct stops the loader once the last handler using it is gone.
+func (s *sharedSource) Destruct() error {
+	s.SchemaSource.Close()
+	s.closed.Store(true)
+	return nil
+}
+
 // Interface guards
 var (
 	_ caddy.Provisioner           = (*Handler)(nil)
@@ -544,4 +641,5 @@ var (
 	_ caddyhttp.MiddlewareHandler = (*Handler)(nil)
 	_ caddyfile.Unmarshaler       = (*Handler)(nil)
 	_ caddy.Destructor            = (*sharedPool)(nil)
+	_ caddy.Destructor            = (*sharedSource)(nil)
 )

@@ -59,8 +59,18 @@ func (e *Error) JSON() []byte {
 // ProxyStatusName is the proxy name in the Proxy-Status header (RFC 9209).
 const ProxyStatusName = "pgrest"
 
+// RetryAfterSeconds is the Retry-After of every 503 and 504 that does not
+// bring its own. PostgREST answers its 503s with Retry-After set to the
+// seconds until its next connection attempt. pgrest tries again at most
+// a second after a failed attempt, and sooner when a request comes in, so
+// the next attempt is never more than a second away; a busy pool (504)
+// frees up on the same scale. A custom error raised with its own
+// Retry-After keeps it.
+const RetryAfterSeconds = "1"
+
 // Write sends e as the complete response: its headers, the JSON content
-// type, Proxy-Status, the status line and, except for HEAD, the body.
+// type, Proxy-Status, Retry-After on 503 and 504, the status line and,
+// except for HEAD, the body.
 // It is the only place pgrest writes an error.
 func Write(w http.ResponseWriter, r *http.Request, e *Error) {
 	h := w.Header()
@@ -72,6 +82,9 @@ func Write(w http.ResponseWriter, r *http.Request, e *Error) {
 		for _, v := range vs {
 			h.Add(k, v)
 		}
+	}
+	if (e.Status == http.StatusServiceUnavailable || e.Status == http.StatusGatewayTimeout) && h.Get("Retry-After") == "" {
+		h.Set("Retry-After", RetryAfterSeconds)
 	}
 	payload := e.JSON()
 	h.Set("Content-Type", "application/json; charset=utf-8")

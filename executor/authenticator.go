@@ -1,7 +1,6 @@
 package executor
 
 import (
-	"context"
 	"fmt"
 	"unicode/utf8"
 
@@ -70,7 +69,7 @@ func truncateIdentifier(name string) string {
 // logs in as another user.
 func (e *Executor) refuseAuthenticatorRole(role string, authenticated bool) *apierr.Error {
 	refused := RunsAsAuthenticator(role, e.authenticator)
-	if su := e.sessionUser.Load(); !refused && su != nil {
+	if su := e.source.sessionUser.Load(); !refused && su != nil {
 		refused = RunsAsAuthenticator(role, *su)
 	}
 	if !refused {
@@ -83,15 +82,4 @@ func (e *Executor) refuseAuthenticatorRole(role string, authenticated bool) *api
 		Code:     "42501",
 		Message:  `permission denied to set role "` + role + `"`,
 	}, authenticated)
-}
-
-// learnSessionUser records the session user of conn's server session. It
-// is best effort: the user of db_uri is checked in any case.
-func (e *Executor) learnSessionUser(ctx context.Context, conn *pgxpool.Conn) {
-	var su string
-	if err := conn.QueryRow(ctx, "select session_user::text").Scan(&su); err != nil {
-		e.logger.Warn("reading the session user", zap.Error(err))
-		return
-	}
-	e.sessionUser.Store(&su)
 }

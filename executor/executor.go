@@ -8,8 +8,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -28,30 +26,38 @@ type Executor struct {
 	pool   *pgxpool.Pool
 	logger *zap.Logger
 
-	// cache is the current schema cache; nil until the first load.
-	cache atomic.Pointer[schema.Cache]
-	// cacheErr is why the cache is missing, for the requests that wait.
-	cacheErr atomic.Pointer[apierr.Error]
-	// reloads asks the loader for a new cache.
-	reloads chan struct{}
+	// source loads and holds the schema cache, possibly for other
+	// executors too; ownSource says this executor made it and runs it.
+	source    *SchemaSource
+	ownSource bool
 	// appSettingsJSON is app_settings as the settings statement reads it,
 	// and searchPaths each schema's search_path: the same for every
 	// request, so built once.
 	appSettingsJSON []byte
 	searchPaths     map[string][]byte
-	// firstAttempt is closed once the first load has been tried.
-	firstAttempt     chan struct{}
-	firstAttemptOnce sync.Once
-	// authenticator is the user of db_uri and sessionUser the session
-	// user the server reported (nil until the first schema cache load):
-	// no request may run as either.
+	// authenticator is the user of db_uri; no request may run as it, nor
+	// as the session user the schema source learns.
 	authenticator string
-	sessionUser   atomic.Pointer[string]
 }
 
-// New makes an Executor over pool, which the caller owns. It does not
-// touch the database; call Start to begin loading the schema cache.
+// New makes an Executor over pool, which the caller owns, with a schema
+// cache of its own. It does not touch the database; call Start to begin
+// loading the schema cache.
 func New(pool *pgxpool.Pool, cfg Config, logger *zap.Logger) (*Executor, error) {
+	return newExecutor(pool, nil, cfg, logger)
+}
+
+// NewShared makes an Executor over pool that takes its schema cache from
+// source, which the caller made for the same pool and cfg.Schemas and
+// runs (Start, Close).
+func NewShared(pool *pgxpool.Pool, source *SchemaSource, cfg Config, logger *zap.Logger) (*Executor, error) {
+	if source == nil {
+		return nil, errors.New("no schema source")
+	}
+	return newExecutor(pool, source, cfg, logger)
+}
+
+func newExecutor(pool *pgxpool.Pool, source *SchemaSource, cfg Config, logger *zap.Logger) (*Executor, error) {
 	if logger == nil {
 		logger = zap.NewNop()
 	}
@@ -67,12 +73,16 @@ func New(pool *pgxpool.Pool, cfg Config, logger *zap.Logger) (*Executor, error) 
 	if cfg.MaxBodySize <= 0 {
 		cfg.MaxBodySize = DefaultMaxBodySize
 	}
+	own := source == nil
+	if own {
+		source = NewSchemaSource(pool, cfg.Schemas, cfg.PoolAcquisitionTimeout, logger)
+	}
 	return &Executor{
 		cfg:             cfg,
 		pool:            pool,
 		logger:          logger,
-		reloads:         make(chan struct{}, 1),
-		firstAttempt:    make(chan struct{}),
+		source:          source,
+		ownSource:       own,
 		appSettingsJSON: settingsObject(cfg.AppSettings, nil, nil),
 		searchPaths:     searchPaths(cfg.Schemas, cfg.ExtraSearchPath),
 		authenticator:   AuthenticatorOf(pool),
@@ -81,10 +91,15 @@ func New(pool *pgxpool.Pool, cfg Config, logger *zap.Logger) (*Executor, error) 
 
 // Start begins the background work: loading the schema cache (retrying
 // with backoff while the database is unreachable) and, when enabled,
-// listening for reload notifications. It all ends when ctx is done.
+// listening for reload notifications. It all ends when ctx is done. A
+// shared schema cache is reloaded in the background; until the reload is
+// done, the cache already loaded keeps serving.
 func (e *Executor) Start(ctx context.Context) {
-	e.ReloadSchemaCache()
-	go e.cacheLoop(ctx)
+	if e.ownSource {
+		e.source.Start(ctx)
+	} else {
+		e.source.Reload()
+	}
 	if e.cfg.ChannelEnabled && e.cfg.Channel != "" {
 		go e.listen(ctx)
 	}
@@ -93,10 +108,7 @@ func (e *Executor) Start(ctx context.Context) {
 // ReloadSchemaCache asks for the schema cache to be rebuilt. The current
 // cache keeps serving until the new one is ready.
 func (e *Executor) ReloadSchemaCache() {
-	select {
-	case e.reloads <- struct{}{}:
-	default: // a reload is already pending
-	}
+	e.source.Reload()
 }
 
 // Serve answers r as identity id.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -29,6 +30,12 @@ func NewPool(ctx context.Context, pc PoolConfig) (*pgxpool.Pool, error) {
 		cfg.MaxConns = pc.MaxConns
 	}
 	cfg.MinConns = 0
+	// pgrest's own queries through pgx (the schema cache load, the
+	// session user) prepare no named statements: a pre-request function
+	// or a pooler that drops a connection's statements cannot make them
+	// fail with 26000 "prepared statement does not exist". They run a few
+	// times per schema cache load, so the second round trip is nothing.
+	cfg.ConnConfig.DefaultQueryExecMode = pgx.QueryExecModeDescribeExec
 	if cfg.ConnConfig.RuntimeParams == nil {
 		cfg.ConnConfig.RuntimeParams = map[string]string{}
 	}

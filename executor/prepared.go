@@ -42,21 +42,52 @@ var schemaEpoch atomic.Uint64
 // preparedOn returns the connection's statement set. After a schema cache
 // reload (a new generation) or when the set is full, the connection's
 // statements are deallocated first: a changed column type could otherwise
-// leave a statement whose parameter types no longer fit.
-func (e *Executor) preparedOn(ctx context.Context, pg *pgconn.PgConn) *statementSet {
+// leave a statement whose parameter types no longer fit. An error means
+// the connection is closed and nothing of the request has run on it.
+func (e *Executor) preparedOn(ctx context.Context, pg *pgconn.PgConn) (*statementSet, error) {
 	gen := schemaEpoch.Load()
 	s, _ := pg.CustomData()[preparedKey].(*statementSet)
 	if s != nil && s.generation == gen && len(s.names) < maxPreparedPerConn {
-		return s
+		return s, nil
 	}
 	if s != nil && len(s.names) > 0 {
-		// DEALLOCATE ALL also drops what a pre-request function prepared;
-		// that is the same trade PgBouncer's server_reset_query makes.
-		if _, err := pg.Exec(ctx, "DEALLOCATE ALL").ReadAll(); err != nil {
+		if err := deallocate(ctx, pg, s.names); err != nil {
+			if pg.IsClosed() {
+				// A connection the server closed while it sat idle
+				// fails here rather than at BEGIN; it is just as
+				// safe to retry.
+				return nil, err
+			}
 			e.logger.Warn("deallocating prepared statements", zap.Error(err))
 		}
 	}
 	s = &statementSet{generation: gen, names: map[string]struct{}{}}
 	pg.CustomData()[preparedKey] = s
-	return s
+	return s, nil
+}
+
+// deallocate drops the statements named, in one round trip. Only pgrest's
+// own statements are named: DEALLOCATE ALL would also drop those pgx
+// prepares for itself on the same connection (and whatever a pre-request
+// function prepared), and the next query relying on them would fail with
+// 26000 "prepared statement does not exist".
+func deallocate(ctx context.Context, pg *pgconn.PgConn, names map[string]struct{}) error {
+	p := pg.StartPipeline(ctx)
+	for name := range names {
+		p.SendDeallocate(name)
+	}
+	if err := p.Sync(); err != nil {
+		_ = p.Close()
+		return err
+	}
+	var firstErr error
+	for range len(names) + 1 { // each Close, then the Sync
+		if _, err := p.GetResults(); err != nil && firstErr == nil {
+			firstErr = err
+		}
+	}
+	if err := p.Close(); err != nil && firstErr == nil {
+		firstErr = err
+	}
+	return firstErr
 }

@@ -79,7 +79,10 @@ func (e *Executor) run(ctx context.Context, pg *pgconn.PgConn, spec *txSpec, dec
 func (e *Executor) pipeline(ctx context.Context, pg *pgconn.PgConn, spec *txSpec) ([]*txResult, error) {
 	var prepared *statementSet
 	if e.cfg.PreparedStatements {
-		prepared = e.preparedOn(ctx, pg)
+		var err error
+		if prepared, err = e.preparedOn(ctx, pg); err != nil {
+			return nil, &beginError{err}
+		}
 	}
 	p := pg.StartPipeline(ctx)
 

@@ -1,0 +1,266 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"go.uber.org/zap"
+
+	apierr "github.com/pgrest/caddy-pgrest/errors"
+	"github.com/pgrest/caddy-pgrest/executor/schema"
+)
+
+// Backoff between failed schema cache loads. PostgREST backs off up to 32
+// seconds and tries again when a request comes in; pgrest does both with
+// a one-second cap, so the API is back at most about a second after the
+// database, however long it was away.
+const (
+	minRetry = 250 * time.Millisecond
+	maxRetry = time.Second
+)
+
+// requestRetryInterval is how soon after a failed load a request may ask
+// for another one. Within it, requests are told the failure just seen:
+// during an outage the database gets at most a few attempts a second,
+// however many requests come in.
+const requestRetryInterval = 200 * time.Millisecond
+
+// SchemaSource loads and holds the schema cache of one database and set
+// of schemas. Executors that read the same database through the same pool
+// share one, across config reloads too: a new config starts with the
+// cache the old one loaded, rather than refusing requests until it has
+// loaded its own.
+type SchemaSource struct {
+	pool           *pgxpool.Pool
+	schemas        []string
+	acquireTimeout time.Duration
+	logger         *zap.Logger
+
+	// cache is the current schema cache; nil until the first load.
+	cache atomic.Pointer[schema.Cache]
+	// cacheErr is why the last load failed, nil after a success.
+	cacheErr atomic.Pointer[apierr.Error]
+	// sessionUser is the session user the server reported; nil until the
+	// first load.
+	sessionUser atomic.Pointer[string]
+	// reloads asks the loader for a new cache.
+	reloads chan struct{}
+
+	mu sync.Mutex
+	// attempted is true once a load has ended, finished when the last
+	// one did; running is true while one runs. done is closed when the
+	// running or next load ends, then replaced.
+	attempted bool
+	running   bool
+	finished  time.Time
+	done      chan struct{}
+
+	stop    context.CancelFunc
+	stopped chan struct{}
+}
+
+// NewSchemaSource makes a source reading schemas through pool. It does
+// not touch the database until Start.
+func NewSchemaSource(pool *pgxpool.Pool, schemas []string, acquireTimeout time.Duration, logger *zap.Logger) *SchemaSource {
+	if logger == nil {
+		logger = zap.NewNop()
+	}
+	if acquireTimeout <= 0 {
+		acquireTimeout = 10 * time.Second
+	}
+	return &SchemaSource{
+		pool:           pool,
+		schemas:        schemas,
+		acquireTimeout: acquireTimeout,
+		logger:         logger,
+		reloads:        make(chan struct{}, 1),
+		done:           make(chan struct{}),
+	}
+}
+
+// Seed starts s with the cache from holds, when s has none yet: a source
+// made for a new pool of the same database and schemas serves at once
+// what the old one loaded, while Start loads its own in the background.
+// The cache is immutable, so sharing it is safe.
+func (s *SchemaSource) Seed(from *SchemaSource) {
+	if c := from.cache.Load(); c != nil {
+		s.cache.CompareAndSwap(nil, c)
+	}
+	if su := from.sessionUser.Load(); su != nil {
+		s.sessionUser.CompareAndSwap(nil, su)
+	}
+}
+
+// Start loads the schema cache and keeps reloading it when asked, until
+// ctx is done or Close is called.
+func (s *SchemaSource) Start(ctx context.Context) {
+	ctx, s.stop = context.WithCancel(ctx)
+	s.stopped = make(chan struct{})
+	s.Reload()
+	go func() {
+		defer close(s.stopped)
+		s.loop(ctx)
+	}()
+}
+
+// Close stops the loader and waits for it to end.
+func (s *SchemaSource) Close() {
+	if s.stop == nil {
+		return
+	}
+	s.stop()
+	<-s.stopped
+}
+
+// Reload asks for the schema cache to be rebuilt. The current cache keeps
+// serving until the new one is ready.
+func (s *SchemaSource) Reload() {
+	select {
+	case s.reloads <- struct{}{}:
+	default: // a reload is already pending
+	}
+}
+
+// loop loads the schema cache whenever a reload is asked for and retries
+// failed loads with backoff; a reload request cuts the wait short.
+func (s *SchemaSource) loop(ctx context.Context) {
+	retry := minRetry
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.reloads:
+		}
+		for {
+			err := s.attempt(ctx)
+			if err == nil || ctx.Err() != nil {
+				retry = minRetry
+				break
+			}
+			s.logger.Error("loading the schema cache", zap.Error(err), zap.Duration("retry_in", retry))
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(retry):
+			case <-s.reloads:
+			}
+			retry = min(retry*2, maxRetry)
+		}
+	}
+}
+
+// attempt runs one load and wakes the requests waiting for it.
+func (s *SchemaSource) attempt(ctx context.Context) error {
+	s.mu.Lock()
+	s.running = true
+	s.mu.Unlock()
+	err := s.load(ctx)
+	s.mu.Lock()
+	s.running, s.attempted, s.finished = false, true, time.Now()
+	close(s.done)
+	s.done = make(chan struct{})
+	s.mu.Unlock()
+	return err
+}
+
+// loadTimeout bounds one load. A source outlives config reloads, so a
+// load stuck behind a lock would otherwise hold back every later reload
+// for good; a large catalog loads in seconds.
+const loadTimeout = time.Minute
+
+// load reads the catalog and swaps the new cache in.
+func (s *SchemaSource) load(ctx context.Context) error {
+	start := time.Now()
+	ctx, cancelLoad := context.WithTimeout(ctx, loadTimeout)
+	defer cancelLoad()
+	actx, cancel := context.WithTimeout(ctx, s.acquireTimeout)
+	conn, err := s.pool.Acquire(actx)
+	cancel()
+	if err != nil {
+		var connErr *pgconn.ConnectError
+		if errors.As(err, &connErr) {
+			// The full cause, with the connection parameters the
+			// client's answer leaves out (see connectionFailure).
+			s.logger.Error("cannot connect to the database", zap.Error(err))
+		}
+		s.cacheErr.Store(cacheFailure(err))
+		return err
+	}
+	defer conn.Release()
+	c, err := schema.Load(ctx, conn, s.schemas)
+	if err != nil {
+		s.cacheErr.Store(cacheFailure(err))
+		return err
+	}
+	s.learnSessionUser(ctx, conn)
+	s.cache.Store(c)
+	schemaEpoch.Add(1)
+	s.cacheErr.Store(nil)
+	s.logger.Info("schema cache loaded",
+		zap.Strings("schemas", s.schemas),
+		zap.Int("relations", countRelations(c)),
+		zap.Int("functions", countFunctions(c)),
+		zap.Duration("took", time.Since(start)))
+	return nil
+}
+
+// learnSessionUser records the session user of conn's server session. It
+// is best effort: the user of db_uri is checked in any case.
+func (s *SchemaSource) learnSessionUser(ctx context.Context, conn *pgxpool.Conn) {
+	var su string
+	if err := conn.QueryRow(ctx, "select session_user::text").Scan(&su); err != nil {
+		s.logger.Warn("reading the session user", zap.Error(err))
+		return
+	}
+	s.sessionUser.Store(&su)
+}
+
+// current returns the schema cache. While there is none, a request asks
+// for a load (unless one just failed) and waits for it up to wait, so
+// that it is answered with what the database says now: the cache as soon
+// as the database is back, else the cause of the failure just seen.
+func (s *SchemaSource) current(ctx context.Context, wait time.Duration) (*schema.Cache, *apierr.Error) {
+	if c := s.cache.Load(); c != nil {
+		return c, nil
+	}
+	s.mu.Lock()
+	done := s.done
+	fresh := s.attempted && !s.running && time.Since(s.finished) < requestRetryInterval
+	s.mu.Unlock()
+	if !fresh {
+		s.Reload()
+		timer := time.NewTimer(wait)
+		defer timer.Stop()
+		select {
+		case <-done:
+		case <-timer.C:
+		case <-ctx.Done():
+		}
+	}
+	if c := s.cache.Load(); c != nil {
+		return c, nil
+	}
+	if ae := s.cacheErr.Load(); ae != nil {
+		return nil, ae
+	}
+	return nil, apierr.NoSchemaCache()
+}
+
+// cacheFailure is what requests are told while the cache cannot load:
+// the connection error when the database is unreachable, else PGRST002.
+func cacheFailure(err error) *apierr.Error {
+	var ae *apierr.Error
+	if errors.As(err, &ae) {
+		return ae
+	}
+	var connErr *pgconn.ConnectError
+	if errors.As(err, &connErr) {
+		return apierr.ConnectionError(connectionCause(err))
+	}
+	return apierr.NoSchemaCache()
+}

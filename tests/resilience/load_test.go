@@ -1,0 +1,76 @@
+package resilience
+
+import (
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
+)
+
+// loadResult counts what a load's requests got.
+type loadResult struct {
+	mu       sync.Mutex
+	total    int
+	failures map[string]int // "503 PGRST002", "connection: ..."
+	slowest  time.Duration
+}
+
+func (r *loadResult) record(res *pgresttest.Response, err error, took time.Duration) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.total++
+	r.slowest = max(r.slowest, took)
+	switch {
+	case err != nil:
+		r.failures["connection: "+err.Error()]++
+	case res.Status < 200 || res.Status > 299:
+		r.failures[fmt.Sprintf("%d %s", res.Status, res.Header.Get("Proxy-Status"))]++
+	}
+}
+
+// failed is the number of failed requests and a summary of them.
+func (r *loadResult) failed() (int, string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	var kinds []string
+	for k, c := range r.failures {
+		n += c
+		kinds = append(kinds, fmt.Sprintf("%dx %s", c, k))
+	}
+	sort.Strings(kinds)
+	return n, strings.Join(kinds, "; ")
+}
+
+// runLoad sends requests to s from workers goroutines, each path in turn,
+// until stop is closed, and returns what they got.
+func runLoad(s *pgresttest.Server, workers int, paths []string, stop <-chan struct{}) *loadResult {
+	r := &loadResult{failures: map[string]int{}}
+	var wg sync.WaitGroup
+	var next atomic.Int64
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			client := &http.Client{Timeout: 30 * time.Second}
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				path := paths[int(next.Add(1))%len(paths)]
+				start := time.Now()
+				res, err := s.Try(client, http.MethodGet, path, "")
+				r.record(res, err, time.Since(start))
+			}
+		}()
+	}
+	wg.Wait()
+	return r
+}
