@@ -87,16 +87,3 @@ func TestConfigReloadsUnderLoadFailNoRequest(t *testing.T) {
 		t.Errorf("after the reloads a read got %d with %d rows, want 200 with the last db_max_rows, %d", res.Status, len(rows), 50+reloads-1)
 	}
 }
-
-// A reload that changes db_pool makes a new pool, and with it a new
-// schema source. It starts with the cache the old one loaded, and a
-// request that finds none waits for the load rather than being refused:
-// either way no request fails.
-func TestConfigReloadsChangingThePoolFailNoRequest(t *testing.T) {
-	dsn := testDatabase(t, "pgrest_resilience_reload_pool")
-	s := startServer(t, dsn, "db_max_rows 1000", "db_pool 4")
-	s.Get(t, "/items?limit=1").ExpectStatus(t, 200)
-	reloadUnderLoad(t, s, 6, func(i int) map[string]string {
-		return map[string]string{"db_pool 4": fmt.Sprintf("db_pool %d", 5+i%2)}
-	})
-}
