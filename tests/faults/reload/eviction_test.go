@@ -1,4 +1,4 @@
-package resilience
+package reload
 
 import (
 	"net/http"
@@ -12,7 +12,7 @@ import (
 // pgrest did not make stay: a function's own PREPARE survives, where
 // DEALLOCATE ALL dropped it.
 func TestStatementEvictionKeepsOtherStatements(t *testing.T) {
-	dsn := testDatabase(t, "pgrest_resilience_eviction")
+	dsn := testDatabase(t, "pgrest_faults_reload_eviction")
 	pgtest.Exec(t, dsn, `
 		create function api.prepare_mine() returns int language plpgsql as $$
 		begin

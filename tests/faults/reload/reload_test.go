@@ -1,4 +1,4 @@
-package resilience
+package reload
 
 import (
 	"fmt"
@@ -73,7 +73,7 @@ func reloadUnderLoad(t *testing.T, s *pgresttest.Server, reloads int, change fun
 // retires are pgrest's own only, so the schema loader never trips on a
 // statement dropped under it.
 func TestConfigReloadsUnderLoadFailNoRequest(t *testing.T) {
-	dsn := testDatabase(t, "pgrest_resilience_reload")
+	dsn := testDatabase(t, "pgrest_faults_reload_reload")
 	s := startServer(t, dsn, "db_max_rows 1000", "db_pool 4")
 	s.Get(t, "/items?limit=1").ExpectStatus(t, 200)
 

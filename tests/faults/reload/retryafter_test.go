@@ -1,4 +1,4 @@
-package resilience
+package reload
 
 import (
 	"fmt"
@@ -40,7 +40,7 @@ func TestUnreachableDatabaseIs503WithRetryAfter(t *testing.T) {
 // A request that waits for a pool connection past
 // db_pool_acquisition_timeout is 504 PGRST003 with Retry-After.
 func TestPoolTimeoutIs504WithRetryAfter(t *testing.T) {
-	dsn := testDatabase(t, "pgrest_resilience_pooltimeout")
+	dsn := testDatabase(t, "pgrest_faults_reload_pooltimeout")
 	s := startServer(t, dsn, "db_pool 1", "db_pool_acquisition_timeout 500ms")
 	s.Get(t, "/items?limit=1").ExpectStatus(t, http.StatusOK)
 

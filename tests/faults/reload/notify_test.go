@@ -1,4 +1,4 @@
-package resilience
+package reload
 
 import (
 	"fmt"
@@ -31,7 +31,7 @@ func waitForListener(t *testing.T, dsn string) {
 // retire the statements of the last cache's generation, and the loader
 // must not trip over that.
 func TestNotifyReloadShowsANewTableWithinASecond(t *testing.T) {
-	dsn := testDatabase(t, "pgrest_resilience_notify")
+	dsn := testDatabase(t, "pgrest_faults_reload_notify")
 	// One connection: the loader and the requests share it, so any
 	// statement a request's eviction drops is one the loader had.
 	s := startServer(t, dsn, "db_pool 1")

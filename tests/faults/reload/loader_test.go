@@ -1,4 +1,4 @@
-package resilience
+package reload
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 // DEALLOCATE ALL or a pooler's reset would: it relies on no statement
 // outliving its query.
 func TestSchemaLoadSurvivesDroppedStatements(t *testing.T) {
-	dsn := testDatabase(t, "pgrest_resilience_loader")
+	dsn := testDatabase(t, "pgrest_faults_reload_loader")
 	app := pgtest.DSNFor(dsn, fixtures.Authenticator, fixtures.AuthenticatorPassword)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

@@ -1,8 +1,8 @@
-// Package resilience tests that pgrest keeps answering through what
+// Package reload tests that pgrest keeps answering through what
 // happens to a running server: Caddy config reloads under load, schema
 // reloads, the database being away, and that its 503 and 504 answers say
 // when to retry. Each test logs the figures it measured.
-package resilience
+package reload
 
 import (
 	"testing"
@@ -17,7 +17,7 @@ import (
 var db *pgresttest.DB
 
 func TestMain(m *testing.M) {
-	db = pgresttest.MustSetUp("pgrest_resilience", pgresttest.SQL("read.sql", fixtures.ReadSQL))
+	db = pgresttest.MustSetUp("pgrest_faults_reload", pgresttest.SQL("read.sql", fixtures.ReadSQL))
 	db.Run(m)
 }
 

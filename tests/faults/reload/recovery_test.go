@@ -1,4 +1,4 @@
-package resilience
+package reload
 
 import (
 	"net/http"
@@ -16,7 +16,7 @@ import (
 // Before, recovery waited for the load backoff, which grows with the
 // outage (7.5s after an 8s one).
 func TestRecoveryAfterTheDatabaseWasDownAtStart(t *testing.T) {
-	dsn := testDatabase(t, "pgrest_resilience_recovery")
+	dsn := testDatabase(t, "pgrest_faults_reload_recovery")
 	u, err := url.Parse(dsn)
 	if err != nil {
 		t.Fatalf("the cluster's URL %q: %v", dsn, err)
@@ -73,7 +73,7 @@ func TestRecoveryAfterTheDatabaseWasDownAtStart(t *testing.T) {
 // While nobody asks, the loader keeps trying at least every second, so the
 // first request after a long quiet outage is served at once.
 func TestRecoveryWithoutRequestsDuringTheOutage(t *testing.T) {
-	dsn := testDatabase(t, "pgrest_resilience_quiet")
+	dsn := testDatabase(t, "pgrest_faults_reload_quiet")
 	u, err := url.Parse(dsn)
 	if err != nil {
 		t.Fatalf("the cluster's URL %q: %v", dsn, err)
