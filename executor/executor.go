@@ -17,6 +17,7 @@ import (
 	apierr "github.com/pgrest/caddy-pgrest/errors"
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
 	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
 	"github.com/pgrest/caddy-pgrest/jwtauth"
 )
 
@@ -35,6 +36,9 @@ type Executor struct {
 	// request, so built once.
 	appSettingsJSON []byte
 	searchPaths     map[string][]byte
+	// preRequest is the statement calling db_pre_request, built once;
+	// its SQL is empty when none is configured.
+	preRequest sqlgen.Statement
 	// authenticator is the user of db_uri; no request may run as it, nor
 	// as the session user the schema source learns.
 	authenticator string
@@ -85,6 +89,7 @@ func newExecutor(pool *pgxpool.Pool, source *SchemaSource, cfg Config, logger *z
 		ownSource:       own,
 		appSettingsJSON: settingsObject(cfg.AppSettings, nil, nil),
 		searchPaths:     searchPaths(cfg.Schemas, cfg.ExtraSearchPath),
+		preRequest:      preRequestStatement(cfg.PreRequest),
 		authenticator:   AuthenticatorOf(pool),
 	}, nil
 }

@@ -46,8 +46,8 @@ func (e *Executor) transactWith(r *http.Request, req *apirequest.Request, cache 
 	statements := make([]sqlgen.Statement, 0, 3+len(opts.extras))
 	statements = append(statements, e.settingsStatement(r, id, req.Schema, e.legacyClaims(cache),
 		cache.RoleSettings[id.Role], opts.settings))
-	if e.cfg.PreRequest != "" {
-		statements = append(statements, sqlgen.Statement{SQL: sqltext.Fmt("select %s()", preRequestCall(e.cfg.PreRequest))})
+	if !e.preRequest.SQL.IsEmpty() {
+		statements = append(statements, e.preRequest)
 	}
 	first := len(statements)
 	statements = append(statements, opts.extras...)
@@ -134,13 +134,17 @@ func (e *Executor) legacyClaims(cache *schema.Cache) bool {
 	return cache.ServerVersionNum < 140000
 }
 
-// preRequestCall quotes db_pre_request, which may be schema-qualified:
-// the part before the first dot is the schema.
-func preRequestCall(name string) sqltext.SQL {
-	if schemaName, function, ok := strings.Cut(name, "."); ok {
-		return sqltext.Qualified(schemaName, function)
+// preRequestStatement calls db_pre_request, which may be schema-qualified
+// (the part before the first dot is the schema); none when name is empty.
+func preRequestStatement(name string) sqlgen.Statement {
+	if name == "" {
+		return sqlgen.Statement{}
 	}
-	return sqltext.Ident(name)
+	fn := sqltext.Ident(name)
+	if schemaName, function, ok := strings.Cut(name, "."); ok {
+		fn = sqltext.Qualified(schemaName, function)
+	}
+	return sqlgen.Statement{SQL: sqltext.Fmt("select %s()", fn)}
 }
 
 // contentRange renders the Content-Range of a page starting at offset.
