@@ -58,8 +58,8 @@ func reloadUnderLoad(t *testing.T, s *pgresttest.Server, reloads int, change fun
 	close(stop)
 	r := <-done
 	n, kinds := r.failed()
-	t.Logf("%d config reloads in %s under load: %d requests, %d not 2xx or failed, slowest %s; reloads took %v",
-		reloads, time.Since(start).Round(time.Millisecond), r.total, n, r.slowest.Round(time.Millisecond), reloadTimes)
+	t.Logf("%d config reloads in %s under load: %d requests, %d not 2xx or failed, %d sent again after a connection reset, slowest %s; reloads took %v",
+		reloads, time.Since(start).Round(time.Millisecond), r.total, n, r.resent, r.slowest.Round(time.Millisecond), reloadTimes)
 	if r.total < 100 {
 		t.Errorf("only %d requests ran; the load did not load", r.total)
 	}
