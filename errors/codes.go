@@ -152,13 +152,6 @@ func RelatedOrderNotToOne(origin, target string) *Error {
 		Details: "'" + origin + "' and '" + target + "' do not form a many-to-one or one-to-one relationship"}
 }
 
-// SpreadNotToOne (PGRST119): a spread (...) of a to-many embedded resource.
-func SpreadNotToOne(origin, target string) *Error {
-	return &Error{Status: http.StatusBadRequest, Code: "PGRST119",
-		Message: "A spread operation on '" + target + "' is not possible",
-		Details: "'" + origin + "' and '" + target + "' do not form a many-to-one or one-to-one relationship"}
-}
-
 // UnacceptableFilter (PGRST120): an embedded resource filtered at the top
 // level with something other than is.null / not.is.null.
 func UnacceptableFilter(target string) *Error {

@@ -166,8 +166,10 @@ func (b *builder) embed(rel *schema.Relation, it apirequest.SelectItem) (*Embed,
 		name = it.Relation
 	}
 	e := &Embed{Name: name, Relationship: rs, Inner: it.JoinType == "inner", Spread: it.Kind == apirequest.SelectSpread}
-	if e.Spread && !rs.ToOne() {
-		return nil, apierr.SpreadNotToOne(rel.Name, it.Relation)
+	if e.ToManySpread() && !b.opts.AggregatesEnabled {
+		// PostgREST builds a to-many spread from array aggregates, and so
+		// refuses it where aggregates are off.
+		return nil, apierr.AggregatesNotAllowed()
 	}
 	b.aliases++
 	alias := target.Name + "_" + strconv.Itoa(b.aliases)
@@ -176,6 +178,9 @@ func (b *builder) embed(rel *schema.Relation, it apirequest.SelectItem) (*Embed,
 		return nil, err
 	}
 	e.Plan = child
+	if e.ToManySpread() && spreadsAggregate(child) {
+		return nil, apierr.NotImplemented("Aggregates are not implemented for one-to-many or many-to-many spreads.")
+	}
 	return e, nil
 }
 

@@ -220,16 +220,14 @@ func TestBuildReadErrors(t *testing.T) {
 				Details: "'projects' and 'tasks' do not form a many-to-one or one-to-one relationship"},
 		},
 		{
-			name:   "PGRST119 for a spread of a to-many embed",
+			name:   "PGRST123 for a spread of a to-many embed with aggregates disabled",
 			target: "projects?select=id,...tasks(name)",
-			want: &apierr.Error{Status: http.StatusBadRequest, Code: "PGRST119",
-				Message: "A spread operation on 'tasks' is not possible",
-				Details: "'projects' and 'tasks' do not form a many-to-one or one-to-one relationship"},
+			want:   apierr.AggregatesNotAllowed(),
 		},
 		{
-			name:   "PGRST119 for a spread of a many-to-many embed",
+			name:   "PGRST123 for a spread of a many-to-many embed with aggregates disabled",
 			target: "projects?select=id,...users(first_name)",
-			want:   apierr.SpreadNotToOne("projects", "users"),
+			want:   apierr.AggregatesNotAllowed(),
 		},
 		{
 			name:   "PGRST120 for a comparison on an embed",

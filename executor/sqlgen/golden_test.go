@@ -94,6 +94,9 @@ var goldenCases = []goldenCase{
 	{name: "embed_spread", target: "/projects?select=id,...clients(client_name:name)"},
 	{name: "embed_spread_star", target: "/projects?select=id,...clients(*)"},
 	{name: "embed_spread_nested", target: "/tasks?select=id,...projects(project:name,...clients(client:name),members:users(first_name))"},
+	{name: "embed_spread_to_many", aggregates: true, target: "/clients?select=name,...projects(codes:code,...tasks(task:name),clients(name))&projects.order=id&projects.limit=2"},
+	{name: "embed_spread_to_many_star_inner", aggregates: true, target: "/clients?select=name,...projects!inner(*)&projects=not.is.null"},
+	{name: "embed_spread_to_many_grouped", aggregates: true, target: "/clients?select=count(),...projects(code)"},
 	{name: "embed_empty", target: "/projects?select=id,clients!inner()&clients.name=eq.Acme"},
 	{name: "embed_empty_to_many", target: "/clients?select=name,projects()&projects=not.is.null"},
 	{name: "embed_filter_order_limit", target: "/projects?select=id,tasks(id,name)&tasks.done=is.false&tasks.order=id.desc&tasks.limit=3&tasks.offset=1&tasks.or=(name.like.a*,name.like.b*)"},
@@ -454,7 +457,7 @@ func init() {
 		with as select from where and or not is null true false unknown distinct
 		left inner join lateral on group by order asc desc nulls first last limit offset
 		any all like ilike explain format json
-		pg_catalog count sum avg min max coalesce json_agg row_to_json json_strip_nulls
+		pg_catalog count sum avg min max coalesce json_agg jsonb_agg bool_or row_to_json json_strip_nulls
 		string_agg json_object_keys chr substring length
 		to_tsquery to_tsvector plainto_tsquery phraseto_tsquery websearch_to_tsquery
 		text integer bigint jsonb regconfig

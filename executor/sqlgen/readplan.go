@@ -88,6 +88,9 @@ type gen struct {
 	rootRowType sqltext.TypeName
 	// extraColumns are appended to the standard result columns.
 	extraColumns sqltext.SQL
+	// rowWise holds the levels whose embeds join row by row: the levels
+	// of to-many spreads, whose rows become arrays in their parent.
+	rowWise map[*plan.Read]bool
 }
 
 // param binds v and returns its placeholder.
@@ -238,10 +241,16 @@ func (g *gen) lateral(parent *plan.Read, e *plan.Embed) sqltext.SQL {
 		joinKind = sqltext.Const(" inner join lateral ")
 	}
 	from, cond := g.relationshipSource(parent, e)
+	if e.ToManySpread() {
+		g.markRowWise(c)
+	}
 	inner := g.query(c, from, cond)
 	rows := sqltext.Ident(c.Alias + "_r")
-	if e.ToOne() {
+	if g.joinsRowWise(parent, e) {
 		return sqltext.Fmt("%s(%s) as %s on true", joinKind, inner, rows)
+	}
+	if e.ToManySpread() {
+		return g.spreadArraysJoin(parent, e, joinKind, inner)
 	}
 	agg := sqltext.Ident(c.Alias + "_agg")
 	on := sqltext.Const("true")
@@ -294,6 +303,8 @@ func (g *gen) selectList(r *plan.Read) []sqltext.SQL {
 		}
 		e := it.Embed
 		switch {
+		case e.ToManySpread() && !g.rowWise[r]:
+			out = append(out, spreadArrayItems(e)...)
 		case e.Spread:
 			exprs, names := spreadItems(e)
 			for i, x := range exprs {
@@ -348,7 +359,7 @@ func (g *gen) embedBody(parent *plan.Read, e *plan.Embed) sqltext.SQL {
 		cast = sqltext.Const("::jsonb")
 	}
 	c := e.Plan
-	if e.ToOne() {
+	if g.joinsRowWise(parent, e) {
 		return sqltext.Fmt("pg_catalog.row_to_json(%s.*)%s", sqltext.Ident(c.Alias+"_r"), cast)
 	}
 	return sqltext.Fmt("coalesce(%s.body, '[]')%s", sqltext.Ident(c.Alias+"_agg"), cast)
@@ -359,6 +370,8 @@ func (g *gen) groupKeys(r *plan.Read) []sqltext.SQL {
 	var keys []sqltext.SQL
 	for _, it := range r.Output {
 		switch {
+		case it.Embed != nil && it.Embed.ToManySpread() && !g.rowWise[r]:
+			keys = append(keys, spreadArrayColumns(it.Embed)...)
 		case it.Embed != nil && it.Embed.Spread:
 			exprs, names := spreadItems(it.Embed)
 			for i, x := range exprs {

@@ -146,24 +146,6 @@ func TestEmbedErrors(t *testing.T) {
 			want:   relatedOrderNotToOne("projects", "top_tasks"),
 		},
 		{
-			name:   "a spread of a one-to-many embed",
-			path:   "/clients?select=id,...projects(name)",
-			status: http.StatusBadRequest,
-			want:   spreadNotToOne("clients", "projects"),
-		},
-		{
-			name:   "a spread of a many-to-many embed",
-			path:   "/users?select=id,...projects(code)",
-			status: http.StatusBadRequest,
-			want:   spreadNotToOne("users", "projects"),
-		},
-		{
-			name:   "a spread of a to-many computed relationship",
-			path:   "/projects?select=id,...top_tasks(id)",
-			status: http.StatusBadRequest,
-			want:   spreadNotToOne("projects", "top_tasks"),
-		},
-		{
 			name:   "eq on an embedded resource",
 			path:   "/projects?select=id,clients(name)&clients=eq.3",
 			status: http.StatusBadRequest,
@@ -196,14 +178,6 @@ func notEmbedded(resource string) string {
 func relatedOrderNotToOne(origin, target string) string {
 	return `{"code":"PGRST118",
 		"message":"A related order on '` + target + `' is not possible",
-		"details":"'` + origin + `' and '` + target + `' do not form a many-to-one or one-to-one relationship",
-		"hint":null}`
-}
-
-// spreadNotToOne is PGRST119's body.
-func spreadNotToOne(origin, target string) string {
-	return `{"code":"PGRST119",
-		"message":"A spread operation on '` + target + `' is not possible",
 		"details":"'` + origin + `' and '` + target + `' do not form a many-to-one or one-to-one relationship",
 		"hint":null}`
 }

@@ -1,0 +1,78 @@
+package sqlgen
+
+import (
+	"github.com/pgrest/caddy-pgrest/executor/plan"
+	"github.com/pgrest/caddy-pgrest/executor/sqltext"
+)
+
+// A to-many spread turns each column it selects into an array in its
+// parent's row, one element per embedded row, as PostgREST does: every
+// array aggregates the same rows in the same order, so the arrays are
+// correlated. Inside such a spread the rows are not aggregated level by
+// level: its embeds join row by row, so a nested to-many spread or embed
+// adds rows, and each of their values is one more element of the arrays.
+
+// markRowWise records that r's rows are aggregated into arrays by its
+// parent, so its own embeds join row by row.
+func (g *gen) markRowWise(r *plan.Read) {
+	if g.rowWise == nil {
+		g.rowWise = map[*plan.Read]bool{}
+	}
+	g.rowWise[r] = true
+}
+
+// joinsRowWise says whether e joins parent as one row per parent row (a
+// to-one embed) or as many rows, each of its own (any embed of a level
+// that a to-many spread aggregates), rather than as one aggregated array.
+func (g *gen) joinsRowWise(parent *plan.Read, e *plan.Embed) bool {
+	return e.ToOne() || g.rowWise[parent]
+}
+
+// spreadArraysJoin is the lateral join of a to-many spread whose parent
+// keeps one row per row: one array per exposed column, and "body", which
+// is null when no row matched (for is.null and !inner). When the parent
+// groups rows, the arrays are jsonb, which can be grouped.
+func (g *gen) spreadArraysJoin(parent *plan.Read, e *plan.Embed, joinKind, inner sqltext.SQL) sqltext.SQL {
+	c := e.Plan
+	rows := sqltext.Ident(c.Alias + "_r")
+	agg := sqltext.Ident(c.Alias + "_agg")
+	fn := sqltext.Const("pg_catalog.json_agg")
+	if parent.GroupBy {
+		fn = sqltext.Const("pg_catalog.jsonb_agg")
+	}
+	cols := []sqltext.SQL{sqltext.Const("pg_catalog.bool_or(true) as body")}
+	for _, n := range c.Exposed() {
+		col := sqltext.Ident(n)
+		cols = append(cols, sqltext.Fmt("%s(%s.%s) as %s", fn, rows, col, col))
+	}
+	on := sqltext.Const("true")
+	if e.Inner {
+		on = sqltext.Fmt("%s.body is not null", agg)
+	}
+	return sqltext.Fmt("%s(select %s from (%s) as %s) as %s on %s",
+		joinKind, sqltext.Join(cols, ", "), inner, rows, agg, on)
+}
+
+// spreadArrayItems are the arrays a to-many spread adds to its parent's
+// row, under the names of the columns they collect; no rows give empty
+// arrays.
+func spreadArrayItems(e *plan.Embed) []sqltext.SQL {
+	cols := spreadArrayColumns(e)
+	names := e.Plan.Exposed()
+	out := make([]sqltext.SQL, len(cols))
+	for i, col := range cols {
+		out[i] = sqltext.Fmt("coalesce(%s, '[]') as %s", col, sqltext.Ident(names[i]))
+	}
+	return out
+}
+
+// spreadArrayColumns are the array columns of a to-many spread's join.
+func spreadArrayColumns(e *plan.Embed) []sqltext.SQL {
+	agg := sqltext.Ident(e.Plan.Alias + "_agg")
+	names := e.Plan.Exposed()
+	cols := make([]sqltext.SQL, len(names))
+	for i, n := range names {
+		cols[i] = sqltext.Fmt("%s.%s", agg, sqltext.Ident(n))
+	}
+	return cols
+}
