@@ -27,8 +27,8 @@ func TestSpreadRepresentation(t *testing.T) {
 		},
 		{
 			name: "PATCH gives the updated row's children as correlated arrays", method: http.MethodPatch,
-			path: "/categories?id=eq.1&select=name,...items(item:name,price)&items.order=price.desc",
-			body: `{"name":"hand tools"}`,
+			path:   "/categories?id=eq.1&select=name,...items(item:name,price)&items.order=price.desc",
+			body:   `{"name":"hand tools"}`,
 			status: http.StatusOK, want: `[{"name":"hand tools","item":["hammer","nail"],"price":[12.50,0.10]}]`,
 		},
 		{
@@ -36,18 +36,18 @@ func TestSpreadRepresentation(t *testing.T) {
 			// them, as PostgreSQL runs a data-modifying WITH (and so
 			// PostgREST): the item seen through the lines keeps its old name.
 			name: "PATCH nests a to-one spread inside a to-many spread", method: http.MethodPatch,
-			path: "/items?id=eq.1&select=name,...order_lines(qty,...items(again:name))",
-			body: `{"name":"mallet"}`,
+			path:   "/items?id=eq.1&select=name,...order_lines(qty,...items(again:name))",
+			body:   `{"name":"mallet"}`,
 			status: http.StatusOK, want: `[{"name":"mallet","qty":[2],"again":["hammer"]}]`,
 		},
 		{
 			name: "DELETE lifts the deleted line's item", method: http.MethodDelete,
-			path: "/order_lines?order_id=eq.2&select=qty,...items(item:name)",
+			path:   "/order_lines?order_id=eq.2&select=qty,...items(item:name)",
 			status: http.StatusOK, want: `[{"qty":1,"item":"ball"}]`,
 		},
 		{
 			name: "DELETE gives the deleted row's children as arrays", method: http.MethodDelete,
-			path: "/items?id=eq.4&select=name,...order_lines(qty)",
+			path:   "/items?id=eq.4&select=name,...order_lines(qty)",
 			status: http.StatusOK, want: `[{"name":"kite","qty":[]}]`,
 		},
 	}
