@@ -84,6 +84,7 @@ func (b *builder) level(rel *schema.Relation, alias string, items []apirequest.S
 			r.Output = append(r.Output, OutputItem{Embed: e})
 		}
 	}
+	r.GroupBy = r.GroupBy || hoistsAggregates(r)
 	if err := checkSelectWidth(r); err != nil {
 		return nil, err
 	}
@@ -178,6 +179,10 @@ func (b *builder) embed(rel *schema.Relation, it apirequest.SelectItem) (*Embed,
 		return nil, err
 	}
 	e.Plan = child
+	if e.Spread && e.ToOne() {
+		// Its aggregates, if any, are the parent's to group.
+		child.GroupBy = false
+	}
 	if e.ToManySpread() && spreadsAggregate(child) {
 		return nil, apierr.NotImplemented("Aggregates are not implemented for one-to-many or many-to-many spreads.")
 	}

@@ -18,3 +18,15 @@ func spreadsAggregate(r *Read) bool {
 	}
 	return false
 }
+
+// hoistsAggregates says whether a level computes aggregates of its to-one
+// spreads: PostgREST applies an aggregate inside a to-one spread to the
+// rows of the first level above it that is not one, grouped by the rest.
+func hoistsAggregates(r *Read) bool {
+	for _, e := range r.Embeds {
+		if e.Spread && e.ToOne() && spreadsAggregate(e.Plan) {
+			return true
+		}
+	}
+	return false
+}

@@ -91,6 +91,9 @@ type gen struct {
 	// rowWise holds the levels whose embeds join row by row: the levels
 	// of to-many spreads, whose rows become arrays in their parent.
 	rowWise map[*plan.Read]bool
+	// hoisted holds the levels of to-one spreads, whose aggregates the
+	// parent computes over its own rows.
+	hoisted map[*plan.Read]bool
 }
 
 // param binds v and returns its placeholder.
@@ -244,6 +247,9 @@ func (g *gen) lateral(parent *plan.Read, e *plan.Embed) sqltext.SQL {
 	if e.ToManySpread() {
 		g.markRowWise(c)
 	}
+	if e.Spread && e.ToOne() {
+		g.markHoisted(c)
+	}
 	inner := g.query(c, from, cond)
 	rows := sqltext.Ident(c.Alias + "_r")
 	if g.joinsRowWise(parent, e) {
@@ -297,6 +303,10 @@ func (g *gen) relationshipSource(parent *plan.Read, e *plan.Embed) (sqltext.SQL,
 func (g *gen) selectList(r *plan.Read) []sqltext.SQL {
 	var out []sqltext.SQL
 	for _, it := range r.Output {
+		if it.Field != nil && it.Field.Aggregate != "" && g.hoisted[r] {
+			out = append(out, g.hoistedField(r, it.Field)...)
+			continue
+		}
 		if it.Field != nil {
 			out = append(out, g.fieldExpr(r, it.Field))
 			continue
@@ -306,13 +316,7 @@ func (g *gen) selectList(r *plan.Read) []sqltext.SQL {
 		case e.ToManySpread() && !g.rowWise[r]:
 			out = append(out, spreadArrayItems(e)...)
 		case e.Spread:
-			exprs, names := spreadItems(e)
-			for i, x := range exprs {
-				if names[i] != "" {
-					x = sqltext.Fmt("%s as %s", x, sqltext.Ident(names[i]))
-				}
-				out = append(out, x)
-			}
+			out = append(out, g.spreadSelect(e, !g.hoisted[r])...)
 		case e.Shown():
 			out = append(out, sqltext.Fmt("%s as %s", g.embedBody(r, e), sqltext.Ident(e.Name)))
 		}
@@ -323,31 +327,6 @@ func (g *gen) selectList(r *plan.Read) []sqltext.SQL {
 		return []sqltext.SQL{{}}
 	}
 	return out
-}
-
-// spreadItems are the values a spread embed adds to its parent's row, as
-// expressions of its lateral subquery, and their names: "" for a star,
-// whose columns keep theirs. A spread nested in it adds what its own
-// items add, which the subquery exposes under their names.
-func spreadItems(e *plan.Embed) (exprs []sqltext.SQL, names []string) {
-	c := e.Plan
-	row := sqltext.Ident(c.Alias + "_r")
-	column := func(name string) sqltext.SQL { return sqltext.Fmt("%s.%s", row, sqltext.Ident(name)) }
-	for _, ci := range c.Output {
-		switch {
-		case ci.Field != nil && ci.Field.Ref.Star:
-			exprs, names = append(exprs, sqltext.Fmt("%s.*", row)), append(names, "")
-		case ci.Field != nil:
-			exprs, names = append(exprs, column(ci.Field.Name)), append(names, ci.Field.Name)
-		case ci.Embed.Spread:
-			for _, n := range ci.Embed.Plan.Exposed() {
-				exprs, names = append(exprs, column(n)), append(names, n)
-			}
-		case ci.Embed.Shown():
-			exprs, names = append(exprs, column(ci.Embed.Name)), append(names, ci.Embed.Name)
-		}
-	}
-	return exprs, names
 }
 
 // embedBody is the JSON value of an embed in its parent's row. When the
@@ -373,12 +352,12 @@ func (g *gen) groupKeys(r *plan.Read) []sqltext.SQL {
 		case it.Embed != nil && it.Embed.ToManySpread() && !g.rowWise[r]:
 			keys = append(keys, spreadArrayColumns(it.Embed)...)
 		case it.Embed != nil && it.Embed.Spread:
-			exprs, names := spreadItems(it.Embed)
-			for i, x := range exprs {
-				if names[i] == "" {
+			for _, v := range spreadValues(it.Embed) {
+				switch {
+				case v.star:
 					keys = append(keys, columnsOf(it.Embed.Plan.Relation, it.Embed.Plan.Alias+"_r")...)
-				} else {
-					keys = append(keys, x)
+				case v.agg == nil:
+					keys = append(keys, v.expr)
 				}
 			}
 		case it.Embed != nil && it.Embed.Shown():
@@ -431,6 +410,12 @@ func (g *gen) valueExpr(r *plan.Read, f *plan.Field) sqltext.SQL {
 	if f.Aggregate == "" {
 		return v
 	}
+	return aggregate(f, v)
+}
+
+// aggregate applies f's aggregate to v, the value it aggregates (empty
+// for count(), which counts rows), and casts the result.
+func aggregate(f *plan.Field, v sqltext.SQL) sqltext.SQL {
 	fn, ok := aggregateFunctions[f.Aggregate]
 	if !ok {
 		// The parser admits only the five aggregates above.
