@@ -189,25 +189,10 @@ func (b *builder) embed(rel *schema.Relation, it apirequest.SelectItem) (*Embed,
 	return e, nil
 }
 
-// noRelationship is PGRST200 with PostgREST's suggestion.
+// noRelationship is PGRST200 with PostgREST's suggestion (see
+// relationshipHint).
 func (b *builder) noRelationship(rel *schema.Relation, it apirequest.SelectItem) *apierr.Error {
-	var names []string
-	seen := map[string]bool{}
-	for _, r := range b.cache.Relationships(rel.Schema, rel.Name) {
-		n := r.ForeignTable.Name
-		if r.Cardinality == schema.Computed && r.Function != nil {
-			n = r.Function.Name
-		}
-		if !seen[n] {
-			seen[n] = true
-			names = append(names, n)
-		}
-	}
-	hint := ""
-	if c := Closest(it.Relation, names); c != "" && c != it.Relation {
-		hint = "Perhaps you meant '" + c + "' instead of '" + it.Relation + "'."
-	}
-	return apierr.NoRelationship(rel.Name, it.Relation, it.Hint, b.schema, hint)
+	return apierr.NoRelationship(rel.Name, it.Relation, it.Hint, b.schema, relationshipHint(b.cache, b.schema, rel.Name, it.Relation))
 }
 
 // find walks an embed path down from root.

@@ -108,12 +108,14 @@ func TestBuildReadErrors(t *testing.T) {
 				Hint:    "Perhaps you meant 'clients' instead of 'client'."},
 		},
 		{
-			name:   "PGRST200 suggests a computed relationship by its function's name",
+			// PostgREST names a computed relationship by the table its
+			// function returns.
+			name:   "PGRST200 suggests a computed relationship by the table it returns",
 			target: "projects?select=id,open_task(name)",
 			want: &apierr.Error{Status: http.StatusBadRequest, Code: "PGRST200",
 				Message: "Could not find a relationship between 'projects' and 'open_task' in the schema cache",
 				Details: "Searched for a foreign key relationship between 'projects' and 'open_task' in the schema 'api', but no matches were found.",
-				Hint:    "Perhaps you meant 'open_tasks' instead of 'open_task'."},
+				Hint:    "Perhaps you meant 'tasks' instead of 'open_task'."},
 		},
 		{
 			name:   "PGRST200 without a similar name has no hint",

@@ -1,0 +1,65 @@
+package plan_test
+
+import (
+	"testing"
+
+	apierr "github.com/pgrest/caddy-pgrest/errors"
+	"github.com/pgrest/caddy-pgrest/executor/plan"
+	"github.com/pgrest/caddy-pgrest/executor/schema"
+)
+
+// filmsCache is PostgREST's example of its PGRST200 hint: films has
+// directors, roles and actors (through roles); film has no relationship.
+func filmsCache() *schema.Cache {
+	qn := func(name string) schema.QualifiedName { return schema.QualifiedName{Schema: "api", Name: name} }
+	table := func(name string, cols ...string) *schema.Relation {
+		r := &schema.Relation{Schema: "api", Name: name, Kind: schema.KindTable}
+		for i, c := range cols {
+			r.Columns = append(r.Columns, &schema.Column{Name: c, Type: "int", Position: i + 1})
+		}
+		return r
+	}
+	pk := func(tbl string, cols ...string) schema.Key {
+		return schema.Key{Table: qn(tbl), Constraint: tbl + "_pkey", Primary: true, Columns: cols}
+	}
+	fk := func(tbl, col, ref string) schema.ForeignKey {
+		return schema.ForeignKey{Constraint: tbl + "_" + col + "_fkey", Table: qn(tbl), ForeignTable: qn(ref),
+			Columns: [][2]string{{col, "id"}}}
+	}
+	return schema.Build(&schema.Catalog{
+		Schemas: []string{"api"},
+		Relations: []*schema.Relation{
+			table("films", "id", "director_id"), table("directors", "id"), table("actors", "id"),
+			table("roles", "film_id", "actor_id"), table("film", "id"),
+		},
+		Keys: []schema.Key{pk("films", "id"), pk("directors", "id"), pk("actors", "id"), pk("roles", "film_id", "actor_id"), pk("film", "id")},
+		ForeignKeys: []schema.ForeignKey{
+			fk("films", "director_id", "directors"), fk("roles", "film_id", "films"), fk("roles", "actor_id", "actors"),
+		},
+	})
+}
+
+// TestRelationshipHint is PGRST200's hint as PostgREST gives it.
+func TestRelationshipHint(t *testing.T) {
+	cache := filmsCache()
+	for _, c := range []struct{ target, parent, child, embedHint, hint string }{
+		{"films?select=role(*)", "films", "role", "", "Perhaps you meant 'roles' instead of 'role'."},
+		{"films?select=drector(*)", "films", "drector", "", "Perhaps you meant 'directors' instead of 'drector'."},
+		// A name as far as this still gets a suggestion: the fuzzy set
+		// keeps matches from a score of 0.33.
+		{"films?select=dir(*)", "films", "dir", "", "Perhaps you meant 'directors' instead of 'dir'."},
+		// The child exists: the embed hint is what failed.
+		{"films?select=actors!nope(*)", "films", "actors", "nope", ""},
+		{"films?select=noclosealternative(*)", "films", "noclosealternative", "", ""},
+		// A parent without relationships gets the related table most like it.
+		{"film?select=directors(*)", "film", "directors", "", "Perhaps you meant 'films' instead of 'film'."},
+	} {
+		t.Run(c.target, func(t *testing.T) {
+			_, err := build(t, cache, c.target, plan.ReadOptions{})
+			want := apierr.NoRelationship(c.parent, c.child, c.embedHint, "api", c.hint)
+			if err == nil || err.Code != want.Code || err.Details != want.Details || err.Hint != want.Hint {
+				t.Errorf("got %+v\nwant %+v", err, want)
+			}
+		})
+	}
+}
