@@ -27,6 +27,10 @@ type builder struct {
 	opts   ReadOptions
 	// aliases counts embeds so each gets a unique correlation name.
 	aliases int
+	// depth is the level being planned: 0 at the root.
+	depth int
+	// sameName is the first embed named like another of its level.
+	sameName *apierr.Error
 }
 
 // BuildRead plans a read of rel for the parsed query q.
@@ -36,6 +40,9 @@ func BuildRead(cache *schema.Cache, rel *schema.Relation, q *apirequest.Query, o
 	if err != nil {
 		return nil, err
 	}
+	if b.sameName != nil {
+		return nil, b.sameName
+	}
 	if err := b.placeFilters(root, q); err != nil {
 		return nil, err
 	}
@@ -44,6 +51,9 @@ func BuildRead(cache *schema.Cache, rel *schema.Relation, q *apirequest.Query, o
 	}
 	if err := b.placeRanges(root, q.Ranges); err != nil {
 		return nil, err
+	}
+	if opts.MaxRows > 0 {
+		capEmbeds(root, opts.MaxRows)
 	}
 	rootRange, err := apirequest.RootRange(opts.RangeHeader, q.Ranges)
 	if err != nil {
@@ -80,6 +90,7 @@ func (b *builder) level(rel *schema.Relation, alias string, items []apirequest.S
 			if err != nil {
 				return nil, err
 			}
+			b.checkSameName(rel, r.Embeds, e)
 			r.Embeds = append(r.Embeds, e)
 			r.Output = append(r.Output, OutputItem{Embed: e})
 		}
@@ -174,7 +185,9 @@ func (b *builder) embed(rel *schema.Relation, it apirequest.SelectItem) (*Embed,
 	}
 	b.aliases++
 	alias := target.Name + "_" + strconv.Itoa(b.aliases)
+	b.depth++
 	child, err := b.level(target, alias, it.Children)
+	b.depth--
 	if err != nil {
 		return nil, err
 	}
