@@ -3,6 +3,7 @@ package read
 import (
 	"reflect"
 	"sort"
+	"strconv"
 	"testing"
 )
 
@@ -70,4 +71,21 @@ func sortedJSON(rows []map[string]any) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// TestSpreadAggregatesCounted: an exact count of rows grouped through a
+// spread counts the groups.
+func TestSpreadAggregatesCounted(t *testing.T) {
+	s := startServer(t)
+	res := s.Get(t, "/tasks?select=...projects(client_id,count())", "Prefer", "count=exact")
+	want := sqlRows(t, `select count(distinct p.client_id) + (count(*) filter (where p.client_id is null) > 0)::int as n
+		from api.tasks t join api.projects p on p.id = t.project_id`)
+	got := rows(t, res)
+	n := int(want[0]["n"].(float64))
+	if len(got) != n {
+		t.Fatalf("%d groups, want %d: %s", len(got), n, compactJSON(got))
+	}
+	if cr := res.Header.Get("Content-Range"); cr != "0-"+strconv.Itoa(n-1)+"/"+strconv.Itoa(n) {
+		t.Errorf("Content-Range %q, want the %d groups counted", cr, n)
+	}
 }

@@ -106,6 +106,14 @@ func TestSpreadToMany(t *testing.T) {
 		},
 	})
 
+	t.Run("beside an aggregate, the arrays are grouping keys", func(t *testing.T) {
+		got := sortedJSON(rows(t, s.Get(t, "/clients?select=n:count(),...projects(code)&id=in.(1,8,9)&projects.order=id")))
+		want := []string{`{"code":["ACME-WEB","ACME-APP"],"n":1}`, `{"code":[],"n":2}`}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("rows %v, want %v", got, want)
+		}
+	})
+
 	runSQLCases(t, s, []sqlCase{
 		{
 			name: "a star spreads every column as an array",
