@@ -139,6 +139,13 @@ func TestSpreadToMany(t *testing.T) {
 				where c.id in (1, 2) group by c.id order by c.id`,
 		},
 		{
+			name: "a spread of a set-returning computed relationship",
+			path: "/projects?select=id,...top_tasks(tid:id,prio:priority)&id=in.(1,2)&order=id&top_tasks.order=id",
+			sql: `select p.id, coalesce((select json_agg(t.id order by t.id) from api.top_tasks(p) t), '[]') as tid,
+				coalesce((select json_agg(t.priority order by t.id) from api.top_tasks(p) t), '[]') as prio
+				from api.projects p where p.id in (1, 2) order by p.id`,
+		},
+		{
 			name: "a to-many embed inside a to-many spread adds one object per row",
 			path: "/clients?select=id,...projects(code,tasks(id))&id=eq.1&projects.order=id&projects.tasks.order=id",
 			sql: `select c.id, json_agg(p.code order by p.id, t.id) as code, json_agg(json_build_object('id', t.id) order by p.id, t.id) as tasks
