@@ -167,9 +167,11 @@ func UnacceptableFilter(target string) *Error {
 		Details: "Only is null or not is null filters are allowed on embedded resources"}
 }
 
+// The hints of PGRST121, PostgREST's words. pgrest is more lenient than the
+// DETAIL hint says: a DETAIL without headers still sets the status.
 const (
 	raiseMessageHint = "MESSAGE must be a JSON object with obligatory keys: 'code', 'message' and optional keys: 'details', 'hint'."
-	raiseDetailHint  = "DETAIL must be a JSON object with obligatory key: 'status' and optional keys: 'status_text', 'headers'."
+	raiseDetailHint  = "DETAIL must be a JSON object with obligatory keys: 'status', 'headers' and optional key: 'status_text'."
 )
 
 // RaiseParse (PGRST121): the JSON of a RAISE SQLSTATE 'PGRST' cannot be used.

@@ -127,3 +127,22 @@ as $$ select array_to_string(words, ' ') $$;
 create function api.numbers(n integer) returns setof integer
 language sql immutable
 as $$ select generate_series(1, n) $$;
+
+-- RAISE SQLSTATE 'PGRST' with JSON PostgREST cannot use (PGRST121).
+create function api.raise_bad_message() returns void
+language plpgsql
+as $$ begin raise sqlstate 'PGRST' using message = 'not json', detail = '{"status": 400, "headers": {}}'; end $$;
+
+create function api.raise_bad_detail() returns void
+language plpgsql
+as $$ begin raise sqlstate 'PGRST' using message = '{"code": "123", "message": "m"}', detail = '{"status": "x"}'; end $$;
+
+create function api.raise_no_detail() returns void
+language plpgsql
+as $$ begin raise sqlstate 'PGRST' using message = '{"code": "123", "message": "m"}'; end $$;
+
+create function api.raise_custom() returns void
+language plpgsql
+as $$ begin raise sqlstate 'PGRST' using
+  message = '{"code": "123", "message": "Payment Required", "details": "Quota exceeded", "hint": "Upgrade your plan"}',
+  detail = '{"status": 402, "headers": {"X-Powered-By": "Nerd Rage"}}'; end $$;
