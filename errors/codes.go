@@ -160,9 +160,11 @@ func UnacceptableFilter(target string) *Error {
 		Details: "Only is null or not is null filters are allowed on embedded resources"}
 }
 
+// The hints of PGRST121, PostgREST's words. pgrest is more lenient than the
+// DETAIL hint says: a DETAIL without headers still sets the status.
 const (
 	raiseMessageHint = "MESSAGE must be a JSON object with obligatory keys: 'code', 'message' and optional keys: 'details', 'hint'."
-	raiseDetailHint  = "DETAIL must be a JSON object with obligatory key: 'status' and optional keys: 'status_text', 'headers'."
+	raiseDetailHint  = "DETAIL must be a JSON object with obligatory keys: 'status', 'headers' and optional key: 'status_text'."
 )
 
 // RaiseParse (PGRST121): the JSON of a RAISE SQLSTATE 'PGRST' cannot be used.
@@ -261,19 +263,18 @@ func AmbiguousRelationship(parent, child string, candidates []map[string]string,
 // NoFunction (PGRST202): no function of that name takes these arguments.
 // searched describes the parameters looked for, as PostgREST words it
 // (" with parameters a, b or with a single unnamed json/jsonb parameter").
+// hint is "" (null) when no function or parameter list is close enough to
+// suggest, as in PostgREST.
 func NoFunction(schema, name string, argNames []string, searched, hint string) *Error {
 	fn := schema + "." + name
 	sig := " without parameters"
 	if len(argNames) > 0 {
 		sig = "(" + strings.Join(argNames, ", ") + ")"
 	}
-	if hint == "" {
-		hint = "If a new function was created in the database with this name and parameters, try reloading the schema cache."
-	}
 	return &Error{Status: http.StatusNotFound, Code: "PGRST202",
 		Message: "Could not find the function " + fn + sig + " in the schema cache",
 		Details: "Searched for the function " + fn + searched + ", but no matches were found in the schema cache.",
-		Hint:    hint}
+		Hint:    str(hint)}
 }
 
 // AmbiguousFunction (PGRST203): overloads cannot be told apart. signatures

@@ -1,10 +1,7 @@
 package executor
 
 import (
-	"bytes"
-	"encoding/json"
 	"net/http"
-	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -30,23 +27,24 @@ func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schem
 	if aerr != nil {
 		return nil, aerr
 	}
-	args, keys, aerr := callArguments(req, q, isPost)
+	in, aerr := readCallInput(req, q, isPost)
 	if aerr != nil {
 		return nil, aerr
 	}
-	fn, wholeBody, aerr := resolveFunction(cache, req, keys, isPost)
+	fn, wholeBody, aerr := resolveFunction(cache, req, in, isPost)
 	if aerr != nil {
 		return nil, aerr
 	}
-	call := sqlgen.Call{Function: fn, WholeBody: wholeBody, Args: args}
-	if wholeBody {
-		call.Args = req.Body
-		if len(bytes.TrimSpace(call.Args)) == 0 {
-			call.Args = []byte("{}")
-		}
-	} else {
+	call := sqlgen.Call{Function: fn, WholeBody: wholeBody}
+	switch {
+	case wholeBody && req.Preferences.Params == "single-object":
+		call.Args = singleObjectBody(in)
+	case wholeBody:
+		call.Args = wholeBodyArgument(fn, in.body)
+	default:
+		call.Args = in.argumentsFor(fn)
 		for _, p := range fn.Params {
-			if contains(keys, p.Name) {
+			if contains(in.keys, p.Name) {
 				call.Given = append(call.Given, p)
 			}
 		}
@@ -81,7 +79,7 @@ func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schem
 			limit := e.cfg.MaxRows
 			call.Range.Limit = &limit
 		}
-		call.Count = prefs.Count != ""
+		call.Count = countsCall(prefs.Count)
 	}
 	out, _, err := e.transactWith(r, req, cache, id, sqlgen.CallFunction(call),
 		txOptions{readOnly: readOnly, check: check, settings: fn.Settings})
@@ -93,8 +91,13 @@ func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schem
 			return nil, err
 		}
 	}
+	if !fn.Returns.Set && countsCall(prefs.Count) {
+		// One value counts as one, as PostgREST counts the call's row.
+		one := int64(1)
+		out.total = &one
+	}
 	// Every call result carries a Content-Range, as in PostgREST: "0-0/*"
-	// for one value, void included.
+	// for one value, void included ("0-0/1" counted).
 	out.contentRange = contentRange(0, out.pageTotal, out.total)
 	switch {
 	case fn.Returns.Shape == schema.ReturnsVoid:
@@ -138,6 +141,14 @@ func (e *Executor) appliedCallPreferences(p apirequest.Preferences) []string {
 // (so they embed like the table's), else of an anonymous row type.
 func (e *Executor) invokeRows(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity,
 	q *apirequest.Query, fn *schema.Function, call sqlgen.Call, readOnly bool, check func(*output) error) (*output, error) {
+	// A call's rows are counted exactly for count=exact and estimated and
+	// not at all for planned, as PostgREST counts them.
+	counted := *req
+	counted.Preferences.Count = ""
+	if countsCall(req.Preferences.Count) {
+		counted.Preferences.Count = "exact"
+	}
+	req = &counted
 	rel, ok := cache.Relation(fn.Returns.RelationSchema, fn.Returns.RelationName)
 	if !ok {
 		rel = &schema.Relation{Schema: fn.Schema, Name: fn.Name}
@@ -155,73 +166,17 @@ func (e *Executor) invokeRows(r *http.Request, req *apirequest.Request, cache *s
 	return out, nil
 }
 
-// callArguments reads the arguments: the JSON (or form) body of a POST,
-// the query string's arguments of a GET. keys are the argument names,
-// sorted.
-func callArguments(req *apirequest.Request, q *apirequest.Query, isPost bool) (args []byte, keys []string, aerr *apierr.Error) {
-	if !isPost {
-		obj := map[string]any{}
-		for _, p := range q.RPCParams {
-			switch prev := obj[p.Name].(type) {
-			case nil:
-				obj[p.Name] = p.Value
-				keys = append(keys, p.Name)
-			case string:
-				// A repeated argument is an array (variadic and array
-				// parameters), as PostgREST reads it.
-				obj[p.Name] = []string{prev, p.Value}
-			case []string:
-				obj[p.Name] = append(prev, p.Value)
-			}
-		}
-		sort.Strings(keys)
-		args, _ = json.Marshal(obj)
-		return args, keys, nil
-	}
-	switch req.ContentType {
-	case "application/json":
-		body := bytes.TrimSpace(req.Body)
-		if len(body) == 0 {
-			return []byte("{}"), nil, nil
-		}
-		var obj map[string]json.RawMessage
-		if err := json.Unmarshal(body, &obj); err != nil {
-			if !json.Valid(body) {
-				return nil, nil, apierr.InvalidBody("Empty or invalid json")
-			}
-			// Valid JSON that is not an object can still go whole to a
-			// function with a single unnamed json parameter.
-			return body, nil, nil
-		}
-		for k := range obj {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		return body, keys, nil
-	case "application/x-www-form-urlencoded":
-		form, err := url.ParseQuery(string(req.Body))
-		if err != nil {
-			return nil, nil, apierr.InvalidBody("Invalid form body: " + err.Error())
-		}
-		obj := map[string]string{}
-		for k, vs := range form {
-			obj[k] = vs[len(vs)-1]
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		args, _ = json.Marshal(obj)
-		return args, keys, nil
-	}
-	return nil, nil, apierr.UnsupportedContentType(req.ContentType)
-}
-
 // resolveFunction picks the overload the request calls, as PostgREST
 // does: every required parameter given, nothing given that is not a
-// parameter; or, for a JSON POST, a single unnamed json/jsonb parameter
-// taking the whole body. wholeBody reports the latter.
-func resolveFunction(cache *schema.Cache, req *apirequest.Request, keys []string, isPost bool) (*schema.Function, bool, *apierr.Error) {
-	candidates := cache.FunctionsNamed(req.Schema, req.Name)
+// parameter; or, for a POST, a single unnamed parameter taking the whole
+// body: json or jsonb for application/json, text for text/plain, xml for
+// text/xml, bytea for application/octet-stream. wholeBody reports the
+// latter. Functions PostgREST cannot call (more than one unnamed
+// parameter, or one of another type) are not candidates.
+func resolveFunction(cache *schema.Cache, req *apirequest.Request, in *callInput, isPost bool) (*schema.Function, bool, *apierr.Error) {
+	candidates := callableFunctions(cache.FunctionsNamed(req.Schema, req.Name))
 	singleObject := req.Preferences.Params == "single-object"
+	keys := in.keys
 	var matches, wholeBody []*schema.Function
 	for _, f := range candidates {
 		switch {
@@ -229,10 +184,9 @@ func resolveFunction(cache *schema.Cache, req *apirequest.Request, keys []string
 			if len(f.Params) == 1 && isJSONType(f.Params[0].Type) {
 				wholeBody = append(wholeBody, f)
 			}
-		case paramsMatch(f, keys):
+		case paramsMatch(f, keys) && !(in.rawType != "" && len(f.Params) == 0):
 			matches = append(matches, f)
-		case isPost && req.ContentType == "application/json" && len(f.Params) == 1 &&
-			f.Params[0].Name == "" && isJSONType(f.Params[0].Type):
+		case isPost && takesWholeBody(f, req.ContentType):
 			wholeBody = append(wholeBody, f)
 		}
 	}
@@ -245,6 +199,9 @@ func resolveFunction(cache *schema.Cache, req *apirequest.Request, keys []string
 		return wholeBody[0], true, nil
 	case len(wholeBody) > 1:
 		return nil, false, ambiguous(wholeBody)
+	}
+	if in.rawType != "" && !singleObject {
+		return nil, false, apierr.NoFunctionForBody(req.Schema, req.Name, in.rawType)
 	}
 	return nil, false, noFunction(cache, req, keys, candidates, isPost)
 }
@@ -312,8 +269,10 @@ func noFunction(cache *schema.Cache, req *apirequest.Request, keys []string, can
 	hint := ""
 	if len(candidates) == 0 {
 		names := make([]string, 0, len(cache.Functions[req.Schema]))
-		for n := range cache.Functions[req.Schema] {
-			names = append(names, n)
+		for n, fs := range cache.Functions[req.Schema] {
+			if len(callableFunctions(fs)) > 0 {
+				names = append(names, n)
+			}
 		}
 		if c := plan.Closest(req.Name, names); c != "" {
 			hint = "Perhaps you meant to call the function " + req.Schema + "." + c
@@ -335,15 +294,24 @@ func noFunction(cache *schema.Cache, req *apirequest.Request, keys []string, can
 	return apierr.NoFunction(req.Schema, req.Name, keys, searched, hint)
 }
 
-// closestParams picks the most similar parameter list; parameter names
-// are no secret, so any similarity will do, as in PostgREST.
+// closestParams picks the most similar parameter list. Parameter names are
+// no secret, so a low similarity will do, as PostgREST's default fuzzy
+// minimum of 0.33 for parameter lists; below it there is no hint.
 func closestParams(given string, lists []string) string {
 	sort.Strings(lists)
-	best, bestScore := "", -1.0
+	best, bestScore := "", minParamsSimilarity
 	for _, l := range lists {
-		if s := plan.Similarity(given, l); s > bestScore {
+		if s := plan.Similarity(given, l); s >= bestScore && (best == "" || s > bestScore) {
 			best, bestScore = l, s
 		}
 	}
 	return best
 }
+
+const minParamsSimilarity = 0.33
+
+// countsCall says whether Prefer: count asks a call for its total:
+// PostgREST counts a function's result exactly for count=exact and
+// count=estimated, and not at all for count=planned (there is no table for
+// the planner to estimate).
+func countsCall(count string) bool { return count == "exact" || count == "estimated" }

@@ -137,7 +137,8 @@ type ReturnShape int
 
 // Function result shapes.
 const (
-	// ReturnsScalar: a base, domain, enum, range or array type.
+	// ReturnsScalar: a base, domain, enum, range or array type, or a
+	// record without OUT parameters.
 	ReturnsScalar ReturnShape = iota
 	// ReturnsComposite: a row type, record with OUT parameters or TABLE.
 	ReturnsComposite
@@ -152,6 +153,9 @@ type Return struct {
 	Set bool
 	// Type is format_type() of the declared return type.
 	Type string
+	// Pseudo is true for a pseudo-type such as record: such a scalar is
+	// called in a select list, as FROM would want a column definition list.
+	Pseudo bool
 	// Relation names the table or view whose row type is returned, when
 	// it is one of an exposed schema's; embedding and filters use it.
 	RelationSchema, RelationName string

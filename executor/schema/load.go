@@ -378,7 +378,10 @@ func (l *loader) loadConstraints(ctx context.Context) error {
 }
 
 // functionsSQL lists plain functions (not procedures, aggregates or window
-// functions) with their input parameters. Argument modes: i in, o out,
+// functions) with their input parameters. A function returns rows
+// (composite) when its return type, through domains, is a row type, or when
+// it has OUT, INOUT or TABLE parameters (one alone included), as in
+// PostgREST; a bare record is a scalar. Argument modes: i in, o out,
 // b inout, v variadic, t table column. Each argument's type comes as
 // format_type's text (for messages and OpenAPI) and as the schema and
 // name of the type, of its element type for an array type (the element's
@@ -410,14 +413,14 @@ select p.oid, n.nspname, p.proname,
        p.pronargdefaults, p.proretset,
        format_type(p.prorettype, null), rt.typtype::text,
        coalesce(rn.nspname, ''), coalesce(rc.relname, ''),
-       p.prorettype = 'record'::regtype,
+       coalesce(p.proargmodes::text[] && '{t,b,o}', false),
        p.provolatile::text,
        coalesce(d.description, ''),
        coalesce(an.nspname, ''), coalesce(ac.relname, ''), p.prorows,
        coalesce(p.proconfig, '{}'::text[])
 from pg_proc p
 join pg_namespace n on n.oid = p.pronamespace
-join pg_type rt on rt.oid = p.prorettype
+join pg_type rt on rt.oid = (` + returnBaseTypeSQL + `)
 left join pg_class rc on rc.oid = rt.typrelid and rc.relkind <> 'c'
 left join pg_namespace rn on rn.oid = rc.relnamespace
 left join pg_type at on p.pronargs = 1 and at.oid = p.proargtypes[0]
@@ -441,11 +444,11 @@ func (l *loader) loadFunctions(ctx context.Context) error {
 		var typeArrayDims []int
 		var ndefaults int
 		var typtype, vol string
-		var returnsRecord bool
+		var hasOutParams bool
 		var config []string
 		if err := rows.Scan(&f.OID, &f.Schema, &f.Name, &names, &modes, &types, &typeSchemas, &typeNames, &typeArrayDims, &ndefaults,
 			&f.Returns.Set, &f.Returns.Type, &typtype,
-			&f.Returns.RelationSchema, &f.Returns.RelationName, &returnsRecord, &vol, &f.Description,
+			&f.Returns.RelationSchema, &f.Returns.RelationName, &hasOutParams, &vol, &f.Description,
 			&f.ArgRelation.Schema, &f.ArgRelation.Name, &f.Rows, &config); err != nil {
 			return err
 		}
@@ -454,12 +457,13 @@ func (l *loader) loadFunctions(ctx context.Context) error {
 				f.Settings = append(f.Settings, Setting{Name: name, Value: value})
 			}
 		}
+		f.Returns.Pseudo = typtype == "p"
 		f.Volatility = vol[0]
 		f.Params = inputParams(names, modes, argTypes(types, typeSchemas, typeNames, typeArrayDims), ndefaults)
 		switch {
 		case f.Returns.Type == "void":
 			f.Returns.Shape = ReturnsVoid
-		case typtype == "c" || returnsRecord:
+		case typtype == "c" || hasOutParams:
 			f.Returns.Shape = ReturnsComposite
 		default:
 			f.Returns.Shape = ReturnsScalar

@@ -16,7 +16,9 @@ type Call struct {
 	// the others take their defaults.
 	Given []schema.Param
 	// WholeBody passes the request body as the function's single
-	// parameter (an unnamed json/jsonb one, or Prefer: params=single-object).
+	// parameter (an unnamed json/jsonb one, or Prefer: params=single-object;
+	// an unnamed text, xml or bytea one takes a raw text/plain, text/xml or
+	// application/octet-stream body).
 	WholeBody bool
 	// Args is the JSON object holding the arguments (or, with WholeBody,
 	// the body itself).
@@ -35,13 +37,18 @@ type Call struct {
 func CallFunction(c Call) Statement {
 	f := c.Function
 	g := &gen{}
-	from := g.callFrom(c)
 	var inner, body sqltext.SQL
 	if f.Returns.Shape == schema.ReturnsVoid {
-		inner = sqltext.Fmt("select from %s pgrst_call", from)
+		inner = sqltext.Fmt("select from %s pgrst_call", g.callFrom(c))
 		body = sqltext.Const("'null'")
 	} else {
-		inner = sqltext.Fmt("select pgrst_call.pgrst_scalar from %s pgrst_call(pgrst_scalar)", from)
+		if f.Returns.Pseudo {
+			// A bare record needs a column definition list in FROM; in
+			// a select list it is one value, as PostgREST calls it.
+			inner = sqltext.Fmt("select pgrst_call.pgrst_scalar from %s", g.callInSelect(c))
+		} else {
+			inner = sqltext.Fmt("select pgrst_call.pgrst_scalar from %s pgrst_call(pgrst_scalar)", g.callFrom(c))
+		}
 		body = sqltext.Const("coalesce(pg_catalog.json_agg(_pgrst_t.pgrst_scalar), '[]')")
 		if !f.Returns.Set {
 			body = sqltext.Const("coalesce(pg_catalog.json_agg(_pgrst_t.pgrst_scalar)->0, 'null')")
@@ -100,29 +107,68 @@ func paramType(p schema.Param) sqltext.SQL {
 	return sqltext.QualifiedType(p.TypeSchema, p.TypeName, p.TypeArrayDims).SQL()
 }
 
+// argumentType is the type an argument is read as from the JSON object of
+// arguments. character and bit are read as character varying and bit
+// varying, as PostgREST does: as a record column they would mean
+// character(1) and bit(1), while a function's own parameter keeps no length
+// and takes a value of any length.
+func argumentType(p schema.Param) sqltext.SQL {
+	if p.TypeSchema == "pg_catalog" {
+		switch p.TypeName {
+		case "bpchar":
+			return sqltext.QualifiedType("pg_catalog", "varchar", p.TypeArrayDims).SQL()
+		case "bit":
+			return sqltext.QualifiedType("pg_catalog", "varbit", p.TypeArrayDims).SQL()
+		}
+	}
+	return paramType(p)
+}
+
 // callFrom renders the call of c.Function as a FROM item, its alias left
 // to the caller, for CallFunction and CallRead alike: the body as the one
 // argument, no arguments, or the given ones by name, read out of the JSON
 // object of arguments by json_to_record.
 func (g *gen) callFrom(c Call) sqltext.SQL {
+	args, call := g.callParts(c)
+	if args.IsEmpty() {
+		return call
+	}
+	return sqltext.Fmt("%s, lateral %s", args, call)
+}
+
+// callInSelect renders the call of c.Function in a select list, as the
+// FROM item pgrst_call with the one column pgrst_scalar.
+func (g *gen) callInSelect(c Call) sqltext.SQL {
+	args, call := g.callParts(c)
+	sub := sqltext.Fmt("(select %s pgrst_scalar) pgrst_call", call)
+	if args.IsEmpty() {
+		return sub
+	}
+	return sqltext.Fmt("%s, lateral %s", args, sub)
+}
+
+// callParts is the call of c.Function and, when arguments are given by
+// name, the FROM item of json_to_record they are read from (nil
+// otherwise).
+func (g *gen) callParts(c Call) (args, call sqltext.SQL) {
 	f := c.Function
 	fn := sqltext.Qualified(f.Schema, f.Name)
 	switch {
 	case c.WholeBody:
-		return sqltext.Fmt("%s(%s::%s)", fn, g.paramBytes(c.Args), paramType(f.Params[0]))
+		return sqltext.SQL{}, sqltext.Fmt("%s(%s::%s)", fn, g.paramBytes(c.Args), paramType(f.Params[0]))
 	case len(c.Given) == 0:
-		return sqltext.Fmt("%s()", fn)
+		return sqltext.SQL{}, sqltext.Fmt("%s()", fn)
 	}
 	defs := make([]sqltext.SQL, len(c.Given))
 	named := make([]sqltext.SQL, len(c.Given))
 	for i, p := range c.Given {
 		name := sqltext.Ident(p.Name)
-		defs[i] = sqltext.Fmt("%s %s", name, paramType(p))
+		defs[i] = sqltext.Fmt("%s %s", name, argumentType(p))
 		named[i] = sqltext.Fmt("%s := pgrst_args.%s", name, name)
 		if p.Variadic {
 			named[i] = sqltext.Fmt("variadic %s", named[i])
 		}
 	}
-	return sqltext.Fmt("pg_catalog.json_to_record(%s::json) as pgrst_args(%s), lateral %s(%s)",
-		g.paramBytes(c.Args), sqltext.Join(defs, ", "), fn, sqltext.Join(named, ", "))
+	return sqltext.Fmt("pg_catalog.json_to_record(%s::json) as pgrst_args(%s)", g.paramBytes(c.Args), sqltext.Join(defs, ", ")),
+		sqltext.Fmt("%s(%s)", fn, sqltext.Join(named, ", "))
 }

@@ -214,10 +214,10 @@ func TestAuthItem12LoginPattern(t *testing.T) {
 		res.expectError(t, 403, "42501")
 	})
 
-	t.Run("login takes Content-Type application/json", func(t *testing.T) {
+	t.Run("login takes no text/plain body: it has no single unnamed text parameter (404 PGRST202)", func(t *testing.T) {
 		res := s.do(t, http.MethodPost, "/rpc/login", `{"email":"alice@example.com","pass":"alice-password"}`,
 			"Content-Type", "text/plain")
-		res.expectError(t, 415, "PGRST107")
+		res.expectError(t, 404, "PGRST202")
 	})
 
 	conn := authConnect(t)

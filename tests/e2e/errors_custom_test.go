@@ -50,7 +50,7 @@ func TestErrorsRaisedByFunctions(t *testing.T) {
 	const (
 		parseMessage    = `Could not parse JSON in the "RAISE SQLSTATE 'PGRST'" error`
 		messageKeysHint = "MESSAGE must be a JSON object with obligatory keys: 'code', 'message' and optional keys: 'details', 'hint'."
-		detailKeysHint  = "DETAIL must be a JSON object with obligatory key: 'status' and optional keys: 'status_text', 'headers'."
+		detailKeysHint  = "DETAIL must be a JSON object with obligatory keys: 'status', 'headers' and optional key: 'status_text'."
 	)
 	pgrst := []struct {
 		name    string
