@@ -15,7 +15,6 @@ import (
 	"github.com/pgrest/caddy-pgrest/jwtauth"
 )
 
-
 // read answers GET and HEAD on a table or view, in a read-only transaction.
 func (e *Executor) read(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity) (*output, error) {
 	rel, ok := cache.Relation(req.Schema, req.Name)
