@@ -99,3 +99,26 @@ func TestHandlerContentType(t *testing.T) {
 		}
 	}
 }
+
+// FuzzNegotiateMedia: any Accept header is a representation or 406
+// PGRST107, never a panic, and a handler is only ever one of the cache's.
+func FuzzNegotiateMedia(f *testing.F) {
+	for _, s := range []string{"", "*/*", "text/html;q=0.5, image/png", "application/vnd.pgrst.object;nulls=stripped",
+		";;,,", "a/b;q=NaN", "text/*;q=0", "x/y; q=1e999, */*;q=-1", "\x00/\xff"} {
+		f.Add(s)
+	}
+	h := &schema.MediaHandler{Function: schema.QualifiedName{Schema: "api", Name: "agg"}, Aggregate: true, MediaType: "text/html"}
+	cache := schema.Build(&schema.Catalog{Schemas: []string{"api"}, MediaHandlers: []*schema.MediaHandler{h}})
+	f.Fuzz(func(t *testing.T, accept string) {
+		rep, aerr := negotiateMedia(accept, cache, mediaTarget{name: schema.QualifiedName{Schema: "api", Name: "t"}, defaultSelect: true})
+		if aerr != nil {
+			if aerr.Code != "PGRST107" || aerr.Status != 406 {
+				t.Fatalf("%q: %v", accept, aerr)
+			}
+			return
+		}
+		if rep.Media == apirequest.MediaHandler && rep.Handler != h {
+			t.Fatalf("%q: handler %+v", accept, rep.Handler)
+		}
+	})
+}
