@@ -71,6 +71,16 @@ func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schem
 		out.preferenceApplied = e.appliedCallPreferences(prefs)
 		return out, nil
 	}
+	// A scalar result renders as JSON or, for a function returning a
+	// media type domain, as that media type: negotiated before the call.
+	rep, aerr := negotiateMedia(r.Header.Get("Accept"), cache, mediaTarget{
+		name: schema.QualifiedName{Schema: fn.Schema, Name: fn.Name}, defaultSelect: hasDefaultSelect(q), scalar: true})
+	if aerr != nil {
+		return nil, aerr
+	}
+	if rep.Media == apirequest.MediaHandler {
+		call.Handler = rep.Handler
+	}
 	if fn.Returns.Set {
 		if call.Range, aerr = apirequest.RootRange(rangeHeader(r, req), q.Ranges); aerr != nil {
 			return nil, aerr
@@ -95,6 +105,12 @@ func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schem
 		// One value counts as one, as PostgREST counts the call's row.
 		one := int64(1)
 		out.total = &one
+	}
+	if call.Handler != nil {
+		if err := decodeHandlerBody(out, rep); err != nil {
+			return nil, err
+		}
+		out.contentType = rep.ContentType()
 	}
 	// Every call result carries a Content-Range, as in PostgREST: "0-0/*"
 	// for one value, void included ("0-0/1" counted).

@@ -15,9 +15,6 @@ import (
 	"github.com/pgrest/caddy-pgrest/jwtauth"
 )
 
-// readMedia are the representations of a table or view.
-var readMedia = []apirequest.MediaType{apirequest.MediaJSON, apirequest.MediaSingleObject, apirequest.MediaCSV}
-
 // read answers GET and HEAD on a table or view, in a read-only transaction.
 func (e *Executor) read(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity) (*output, error) {
 	rel, ok := cache.Relation(req.Schema, req.Name)
@@ -61,7 +58,7 @@ func contentLocation(req *apirequest.Request) string {
 // (a table's, or a function's result).
 func (e *Executor) planRead(r *http.Request, req *apirequest.Request, cache *schema.Cache, rel *schema.Relation,
 	q *apirequest.Query) (*plan.Read, apirequest.Representation, *apierr.Error) {
-	rep, aerr := apirequest.Negotiate(r.Header.Get("Accept"), readMedia)
+	rep, aerr := negotiateMedia(r.Header.Get("Accept"), cache, relationTarget(rel, q))
 	if aerr != nil {
 		return nil, rep, aerr
 	}
@@ -128,13 +125,15 @@ func (e *Executor) readTransaction(r *http.Request, req *apirequest.Request, cac
 			out.total = &planned
 		}
 	}
+	if err := decodeHandlerBody(out, rep); err != nil {
+		return nil, err
+	}
 	out.contentType = rep.ContentType()
 	if req.Method == http.MethodHead {
 		out.noBody = true
 	}
-	if count != "" {
-		out.preferenceApplied = append(out.preferenceApplied, "count="+count)
-	}
+	// out.preferenceApplied holds what the transaction honoured: tx=.
+	out.preferenceApplied = appliedReadPreferences(req.Preferences, out.preferenceApplied)
 	return out, rangeStatus(out, p.Range.Offset)
 }
 

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
@@ -28,11 +27,14 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 		return nil, aerr
 	}
 	prefs := req.Preferences
-	rep := apirequest.Representation{Media: apirequest.MediaJSON}
-	if prefs.Return == "representation" {
-		if rep, aerr = apirequest.Negotiate(r.Header.Get("Accept"), readMedia); aerr != nil {
-			return nil, aerr
-		}
+	// Accept is negotiated whatever the return preference, as PostgREST
+	// does, so an unacceptable one is refused before anything is written.
+	rep, aerr := negotiateMedia(r.Header.Get("Accept"), cache, relationTarget(rel, q))
+	if aerr != nil {
+		return nil, aerr
+	}
+	if prefs.Return != "representation" {
+		rep = apirequest.Representation{Media: apirequest.MediaJSON}
 	}
 	if req.Action == apirequest.ActionUpsert {
 		if r := q.Ranges[""]; !r.IsAll() {
@@ -138,22 +140,11 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 	if err != nil {
 		return nil, err
 	}
-	tx := out.preferenceApplied // what the transaction honoured: tx=
-	out.preferenceApplied = nil
-	for _, a := range []string{resolution, prefix("return=", prefs.Return), prefix("count=", prefs.Count)} {
-		if a != "" {
-			out.preferenceApplied = append(out.preferenceApplied, a)
-		}
+	if err := decodeHandlerBody(out, rep); err != nil {
+		return nil, err
 	}
-	out.preferenceApplied = append(out.preferenceApplied, tx...)
-	for _, a := range []string{missing, prefix("handling=", prefs.Handling)} {
-		if a != "" {
-			out.preferenceApplied = append(out.preferenceApplied, a)
-		}
-	}
-	if maxAffected {
-		out.preferenceApplied = append(out.preferenceApplied, "max-affected="+strconv.FormatInt(*prefs.MaxAffected, 10))
-	}
+	// out.preferenceApplied holds what the transaction honoured: tx=.
+	out.preferenceApplied = appliedWritePreferences(prefs, resolution, missing, out.preferenceApplied, maxAffected)
 	e.shapeWrite(out, req, rel, rep, headersOnly, prefs, m)
 	return out, nil
 }

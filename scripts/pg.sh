@@ -2,6 +2,7 @@
 # pg.sh: throwaway PostgreSQL clusters for pgrest's tests and demo.
 #
 #   pg.sh ensure                 install PostgreSQL (apt-get, as root or through sudo) unless a server is found
+#   pg.sh ensure-postgis         install PostGIS 3 for the server's major version unless it is there
 #   pg.sh start   DIR PORT       initdb DIR if needed, then start it on 127.0.0.1:PORT
 #   pg.sh stop    DIR [MODE]     stop the cluster (no-op when it is not running);
 #                                MODE is pg_ctl's: smart, fast (default) or immediate
@@ -36,7 +37,7 @@ die() {
 }
 
 usage() {
-	sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -95,6 +96,31 @@ cmd_ensure() {
 	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends postgresql
 	d=$(find_bindir) || die "apt-get installed postgresql but no initdb was found"
 	log "installed $("$d/postgres" --version) in $d"
+}
+
+# cmd_ensure_postgis installs Debian's PostGIS 3 package for the major
+# version of the server the clusters run on (postgresql-15-postgis-3 for
+# PostgreSQL 15), unless that server already has the extension.
+cmd_ensure_postgis() {
+	local d major share pkg
+	d=$(bindir)
+	major=$("$d/postgres" --version | awk '{print $3}' | sed 's/^\([0-9]*\).*/\1/')
+	share=$("$d/pg_config" --sharedir 2>/dev/null || echo "/usr/share/postgresql/$major")
+	if [ -f "$share/extension/postgis.control" ]; then
+		log "found PostGIS for PostgreSQL $major"
+		return 0
+	fi
+	pkg=postgresql-$major-postgis-3
+	command -v apt-get >/dev/null 2>&1 || die "PostGIS not found and no apt-get to install it: install $pkg"
+	can_be_root || die "PostGIS not found; as root run: apt-get update && apt-get install -y $pkg"
+	log "PostGIS not found; running: apt-get install -y --no-install-recommends $pkg"
+	if ! as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$pkg"; then
+		# A stale package list does not know the package: refresh it once.
+		as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
+		as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$pkg"
+	fi
+	[ -f "$share/extension/postgis.control" ] || die "apt-get installed $pkg but $share/extension/postgis.control is missing"
+	log "installed $pkg"
 }
 
 # server_user prints the OS user that owns and runs a new cluster.
@@ -322,6 +348,7 @@ sub=$1
 shift
 case "$sub" in
 ensure) cmd_ensure "$@" ;;
+ensure-postgis) cmd_ensure_postgis "$@" ;;
 start) cmd_start "$@" ;;
 stop) cmd_stop "$@" ;;
 status) cmd_status "$@" ;;

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
+	"github.com/pgrest/caddy-pgrest/executor/schema"
 )
 
 // MediaType is a response representation pgrest can produce.
@@ -18,6 +19,8 @@ const (
 	MediaSingleObject                  // application/vnd.pgrst.object+json: exactly one object
 	MediaCSV                           // text/csv
 	MediaOpenAPI                       // application/openapi+json (the root)
+	MediaGeoJSON                       // application/geo+json: a FeatureCollection (PostGIS)
+	MediaHandler                       // a media type handler's output (Representation.Handler)
 )
 
 // Representation is the negotiated response format.
@@ -25,23 +28,32 @@ type Representation struct {
 	Media MediaType
 	// StripNulls drops null-valued keys (the nulls=stripped parameter).
 	StripNulls bool
+	// Handler renders MediaHandler.
+	Handler *schema.MediaHandler
+	// PostGISSchema is where ST_AsGeoJSON lives, for MediaGeoJSON.
+	PostGISSchema string
 }
 
 // ContentType is the Content-Type header of the representation.
 func (r Representation) ContentType() string {
 	switch r.Media {
 	case MediaSingleObject:
+		// PostgREST writes the parameter without a space before it.
 		if r.StripNulls {
-			return "application/vnd.pgrst.object+json; nulls=stripped; charset=utf-8"
+			return "application/vnd.pgrst.object+json;nulls=stripped; charset=utf-8"
 		}
 		return "application/vnd.pgrst.object+json; charset=utf-8"
 	case MediaCSV:
 		return "text/csv; charset=utf-8"
 	case MediaOpenAPI:
 		return "application/openapi+json; charset=utf-8"
+	case MediaGeoJSON:
+		return "application/geo+json; charset=utf-8"
+	case MediaHandler:
+		return r.Handler.ContentType()
 	}
 	if r.StripNulls {
-		return "application/vnd.pgrst.array+json; nulls=stripped; charset=utf-8"
+		return "application/vnd.pgrst.array+json;nulls=stripped; charset=utf-8"
 	}
 	return "application/json; charset=utf-8"
 }
@@ -51,6 +63,28 @@ type acceptItem struct {
 	typ    string
 	params map[string]string
 	q      float64
+	// specificity orders ranges of equal q as PostgREST's parser does:
+	// the number of parameters less the number of wildcards, higher first.
+	specificity int
+}
+
+// MediaRange is one media range of an Accept header: the type in lower
+// case, its parameters (q removed) and its quality.
+type MediaRange struct {
+	Type   string
+	Params map[string]string
+	Q      float64
+}
+
+// ParseAccept reads an Accept header's media ranges in the order they are
+// to be tried: by quality, then the more specific first, then as written.
+func ParseAccept(accept string) []MediaRange {
+	items := parseAccept(accept)
+	out := make([]MediaRange, len(items))
+	for i, it := range items {
+		out[i] = MediaRange{Type: it.typ, Params: it.params, Q: it.q}
+	}
+	return out
 }
 
 // Negotiate picks the representation for an Accept header among offered,
@@ -122,8 +156,28 @@ func parseAccept(accept string) []acceptItem {
 				q = f
 			}
 		}
-		items = append(items, acceptItem{typ: typ, params: params, q: q})
+		delete(params, "q")
+		items = append(items, acceptItem{typ: typ, params: params, q: q,
+			specificity: strings.Count(part, ";") - qParams(part) - strings.Count(typ, "*")})
 	}
-	sort.SliceStable(items, func(a, b int) bool { return items[a].q > items[b].q })
+	sort.SliceStable(items, func(a, b int) bool {
+		x, y := items[a], items[b]
+		if x.q != y.q {
+			return x.q > y.q
+		}
+		return x.specificity > y.specificity
+	})
 	return items
+}
+
+// qParams counts the q parameters of a media range, which say its quality,
+// not how specific it is.
+func qParams(part string) int {
+	n := 0
+	for p := range strings.SplitSeq(part, ";") {
+		if k, _, ok := strings.Cut(strings.TrimSpace(p), "="); ok && strings.EqualFold(strings.TrimSpace(k), "q") {
+			n++
+		}
+	}
+	return n
 }

@@ -84,10 +84,10 @@ func TestRepresentationContentType(t *testing.T) {
 	}{
 		{"JSON is an array of objects", Representation{Media: MediaJSON}, "application/json; charset=utf-8"},
 		{"JSON without nulls names the array type", Representation{Media: MediaJSON, StripNulls: true},
-			"application/vnd.pgrst.array+json; nulls=stripped; charset=utf-8"},
+			"application/vnd.pgrst.array+json;nulls=stripped; charset=utf-8"},
 		{"one object names the object type", Representation{Media: MediaSingleObject}, "application/vnd.pgrst.object+json; charset=utf-8"},
 		{"one object without nulls says so", Representation{Media: MediaSingleObject, StripNulls: true},
-			"application/vnd.pgrst.object+json; nulls=stripped; charset=utf-8"},
+			"application/vnd.pgrst.object+json;nulls=stripped; charset=utf-8"},
 		{"CSV is text/csv", Representation{Media: MediaCSV}, "text/csv; charset=utf-8"},
 		{"the API description is OpenAPI", Representation{Media: MediaOpenAPI}, "application/openapi+json; charset=utf-8"},
 	}

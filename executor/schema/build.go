@@ -31,6 +31,10 @@ type Catalog struct {
 	// RoleSettings are the settings of each role the authenticator may
 	// switch to (ALTER ROLE ... SET), as requests apply them.
 	RoleSettings map[string][]Setting
+	// MediaHandlers are the media type handlers of the exposed schemas;
+	// PostGISSchema is where PostGIS is installed ("" when it is not).
+	MediaHandlers []*MediaHandler
+	PostGISSchema string
 }
 
 // Key is a primary key or unique constraint.
@@ -74,6 +78,8 @@ func Build(cat *Catalog) *Cache {
 		relationships:    map[QualifiedName][]*Relationship{},
 		computedColumns:  map[QualifiedName]map[string]*Function{},
 		RoleSettings:     cat.RoleSettings,
+		PostGISSchema:    cat.PostGISSchema,
+		mediaHandlers:    indexMediaHandlers(cat.MediaHandlers),
 	}
 	exposed := make(map[string]bool, len(cat.Schemas))
 	for _, s := range cat.Schemas {

@@ -17,7 +17,11 @@ type Cache struct {
 	// the role at login (ALTER ROLE ... SET, the database-specific ones
 	// winning) and that a request switched to it runs with.
 	RoleSettings map[string][]Setting
+	// PostGISSchema is the schema PostGIS is installed in, "" without it.
+	PostGISSchema string
 
+	// mediaHandlers are the media type handlers (see MediaHandler).
+	mediaHandlers map[MediaHandlerKey]*MediaHandler
 	// relationships holds every relationship starting at a relation,
 	// sorted as PostgREST sorts them (the order of PGRST201 details).
 	relationships map[QualifiedName][]*Relationship

@@ -57,6 +57,7 @@ func Load(ctx context.Context, q Querier, schemas []string) (*Cache, error) {
 		{"keys", l.loadConstraints},
 		{"functions", l.loadFunctions},
 		{"role settings", l.loadRoleSettings},
+		{"media type handlers", l.loadMediaHandlers},
 	}
 	for _, step := range steps {
 		if err := step.run(ctx); err != nil {

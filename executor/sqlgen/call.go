@@ -26,6 +26,9 @@ type Call struct {
 	// Range pages a set of scalars; Count adds its exact total.
 	Range apirequest.Range
 	Count bool
+	// Handler, when set, renders a scalar result: the function returns
+	// its media type domain, and the value is the body as it is.
+	Handler *schema.MediaHandler
 }
 
 // CallFunction builds the statement that calls c.Function, which returns
@@ -55,6 +58,9 @@ func CallFunction(c Call) Statement {
 		}
 	}
 	bodyText := sqltext.Fmt("%s::text", body)
+	if c.Handler != nil && f.Returns.Shape == schema.ReturnsScalar && !f.Returns.Set {
+		bodyText = scalarHandlerBody(c.Handler)
+	}
 	if !f.Returns.Set || f.Returns.Shape == schema.ReturnsVoid {
 		cols := sqltext.Fmt(resultColumns, sqltext.Const("null::bigint"), bodyText)
 		return Statement{SQL: sqltext.Fmt("select %s from (%s) _pgrst_t", cols, inner), Args: g.args}

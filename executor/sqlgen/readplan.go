@@ -63,6 +63,8 @@ func bodyExpr(opts ReadOptions) sqltext.SQL {
 		row = sqltext.Const("pg_catalog.json_strip_nulls(pg_catalog.row_to_json(_pgrst_t))")
 	}
 	switch opts.Representation.Media {
+	case apirequest.MediaGeoJSON, apirequest.MediaHandler:
+		return mediaBody(opts.Representation)
 	case apirequest.MediaSingleObject:
 		return sqltext.Fmt("coalesce((pg_catalog.json_agg(%s)->0)::text, 'null')", row)
 	case apirequest.MediaCSV:

@@ -108,3 +108,33 @@ grant select on api.member_notes to webuser;
 grant select, insert, update, delete on api.notes to web_anon, webuser;
 
 commit;
+
+-- Media type handlers and GeoJSON (geojson.test.mjs) ------------------------
+-- PostGIS, which the launcher installs when missing (scripts/pg.sh
+-- ensure-postgis), makes .geojson() a FeatureCollection of the places; the
+-- places' own text/csv handler (an aggregate returning the domain
+-- api."text/csv") overrides the builtin CSV for them alone.
+create extension if not exists postgis;
+
+create table api.places (
+  id   int primary key,
+  name text not null,
+  geom public.geometry(Point, 4326)
+);
+insert into api.places values
+  (1, 'Lighthouse', 'SRID=4326;POINT(-8.75 41.5)'),
+  (2, 'Harbour', 'SRID=4326;POINT(-8.5 41.25)');
+grant select on api.places to web_anon, webuser;
+
+create domain api."text/csv" as text;
+create function api.places_csv_trans(state text, next api.places)
+returns api."text/csv" language sql immutable as $$
+  select (state || next.id::text || ';' || next.name || E'\n')::api."text/csv"
+$$;
+create function api.places_csv_final(data api."text/csv")
+returns api."text/csv" language sql immutable as $$
+  select (E'id;name\n' || data)::api."text/csv"
+$$;
+create aggregate api.places_csv(api.places) (
+  initcond = '', stype = api."text/csv", sfunc = api.places_csv_trans, finalfunc = api.places_csv_final
+);

@@ -80,6 +80,10 @@ func run() int {
 		return fail(err)
 	}
 
+	// The fixture's GeoJSON tests need PostGIS: install it, or fail.
+	if err := pgtest.EnsurePostGIS(); err != nil {
+		return fail(err)
+	}
 	logf("starting PostgreSQL")
 	cluster, err := pgtest.Start()
 	if err != nil {

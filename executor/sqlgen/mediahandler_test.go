@@ -1,0 +1,79 @@
+package sqlgen_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pgrest/caddy-pgrest/executor/apirequest"
+	"github.com/pgrest/caddy-pgrest/executor/plan"
+	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
+)
+
+// TestMediaHandlerBody checks the body a media type handler or the GeoJSON
+// builtin gives a read: the aggregate called on the rows (cast to the
+// relation's row type for a relation's own handler), bytea in hex, and
+// every name a quoted identifier, through the same safety checks as the
+// golden cases.
+func TestMediaHandlerBody(t *testing.T) {
+	cache := schema.Build(goldenCatalog())
+	rel, _ := cache.Relation("api", "clients")
+	agg := schema.QualifiedName{Schema: "api", Name: "my agg"}
+	tests := []struct {
+		name string
+		rep  apirequest.Representation
+		want string
+	}{
+		{"a relation's handler takes its row type",
+			apirequest.Representation{Media: apirequest.MediaHandler, Handler: &schema.MediaHandler{Function: agg, Aggregate: true,
+				Target: schema.QualifiedName{Schema: "api", Name: "clients"}, MediaType: "text/html"}},
+			`coalesce(("api"."my agg"(_pgrst_t::"api"."clients"))::text, '') as body`},
+		{"an anyelement handler takes the row as it is",
+			apirequest.Representation{Media: apirequest.MediaHandler, Handler: &schema.MediaHandler{Function: agg, Aggregate: true,
+				MediaType: "text/plain"}},
+			`coalesce(("api"."my agg"(_pgrst_t))::text, '') as body`},
+		{"bytes travel in hex",
+			apirequest.Representation{Media: apirequest.MediaHandler, Handler: &schema.MediaHandler{Function: agg, Aggregate: true,
+				MediaType: "image/png", Binary: true}},
+			`coalesce(pg_catalog.encode(("api"."my agg"(_pgrst_t))::bytea, 'hex'), '') as body`},
+		{"GeoJSON calls PostGIS where it is",
+			apirequest.Representation{Media: apirequest.MediaGeoJSON, PostGISSchema: "gis"},
+			`pg_catalog.json_build_object('type', 'FeatureCollection', 'features', ` +
+				`coalesce(pg_catalog.json_agg("gis"."st_asgeojson"(_pgrst_t)::json), '[]'))::text as body`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q, aerr := apirequest.ParseQuery("id=eq.1")
+			if aerr != nil {
+				t.Fatal(aerr.Message)
+			}
+			p, aerr := plan.BuildRead(cache, rel, q, plan.ReadOptions{})
+			if aerr != nil {
+				t.Fatal(aerr.Message)
+			}
+			main, _ := sqlgen.Read(p, sqlgen.ReadOptions{Representation: tt.rep})
+			if !strings.Contains(main.SQL.String(), tt.want) {
+				t.Errorf("SQL\n%s\nlacks\n%s", main.SQL, tt.want)
+			}
+		})
+	}
+}
+
+// TestScalarHandlerBody checks a function's own media type: its one value
+// is the body.
+func TestScalarHandlerBody(t *testing.T) {
+	fn := &schema.Function{Schema: "api", Name: "page", Returns: schema.Return{Shape: schema.ReturnsScalar}}
+	for _, c := range []struct {
+		binary bool
+		want   string
+	}{
+		{false, `coalesce(((pg_catalog.array_agg(_pgrst_t.pgrst_scalar))[1])::text, '') as body`},
+		{true, `coalesce(pg_catalog.encode(((pg_catalog.array_agg(_pgrst_t.pgrst_scalar))[1])::bytea, 'hex'), '') as body`},
+	} {
+		st := sqlgen.CallFunction(sqlgen.Call{Function: fn, Handler: &schema.MediaHandler{Function: schema.QualifiedName{Schema: "api", Name: "page"},
+			Target: schema.QualifiedName{Schema: "api", Name: "page"}, MediaType: "text/html", Binary: c.binary}})
+		if !strings.Contains(st.SQL.String(), c.want) {
+			t.Errorf("SQL\n%s\nlacks\n%s", st.SQL, c.want)
+		}
+	}
+}
