@@ -84,7 +84,7 @@ func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schem
 		call.Count = prefs.Count != ""
 	}
 	out, _, err := e.transactWith(r, req, cache, id, sqlgen.CallFunction(call),
-		txOptions{readOnly: readOnly, check: check, settings: fn.Settings})
+		txOptions{readOnly: readOnly, check: check, settings: e.hoisted(fn.Settings)})
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +148,7 @@ func (e *Executor) invokeRows(r *http.Request, req *apirequest.Request, cache *s
 	}
 	main, explain := sqlgen.CallRead(call, p, e.readOptions(req, rep), !fn.Returns.Set)
 	out, err := e.readTransaction(r, req, cache, id, p, rep, main, explain,
-		txOptions{readOnly: readOnly, check: check, settings: fn.Settings})
+		txOptions{readOnly: readOnly, check: check, settings: e.hoisted(fn.Settings)})
 	if err != nil {
 		return nil, err
 	}
