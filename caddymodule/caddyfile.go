@@ -82,9 +82,9 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	seen := make(map[string]bool)
 	for d.NextBlock(0) {
 		sub := d.Val()
-		name := sub
-		if name == "db_role_claim_key" {
-			name = "jwt_role_claim_key"
+		name := canonicalParam(sub)
+		if isAppSettingParam(name) {
+			name = "app_settings"
 		}
 		if seen[name] && name != "app_settings" {
 			return d.Errf("%s: given more than once", sub)
@@ -140,13 +140,23 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		case "openapi_server_proxy_uri":
 			h.OpenAPIServerProxyURI, err = oneArg(d, sub)
 		case "app_settings":
-			err = h.unmarshalAppSettings(d)
+			if isAppSettingParam(sub) {
+				err = h.unmarshalAppSetting(d, sub)
+			} else {
+				err = h.unmarshalAppSettings(d)
+			}
 		case "server_timing_enabled":
 			h.ServerTimingEnabled, err = boolArg(d, sub)
 		case "max_body_size":
 			h.MaxBodySize, err = sizeArg(d, sub)
 		default:
-			return d.Errf("unrecognized subdirective %q", sub)
+			var known bool
+			if known, err = h.unmarshalSetting(d, name, sub); !known {
+				if why, refused := refusal(name); refused {
+					return d.Errf("%s: %s", sub, why)
+				}
+				return d.Errf("unrecognized subdirective %q", sub)
+			}
 		}
 		if err != nil {
 			return err
@@ -182,6 +192,10 @@ func listArgs(d *caddyfile.Dispenser, sub string, emptyOK bool) ([]string, error
 		return nil, err
 	}
 	out := []string{}
+	if emptyOK && len(a) == 1 && a[0] == "" {
+		// `""`: PostgREST's way of writing an empty list.
+		return out, nil
+	}
 	for _, arg := range a {
 		for part := range strings.SplitSeq(arg, ",") {
 			part = strings.TrimSpace(part)
