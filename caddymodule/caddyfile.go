@@ -196,9 +196,16 @@ func listArgs(d *caddyfile.Dispenser, sub string, emptyOK bool) ([]string, error
 		// `""`: PostgREST's way of writing an empty list.
 		return out, nil
 	}
-	for _, arg := range a {
-		for part := range strings.SplitSeq(arg, ",") {
+	for i, arg := range a {
+		parts := strings.Split(arg, ",")
+		for j, part := range parts {
 			part = strings.TrimSpace(part)
+			// "a, b" is two arguments, "a," and "b": a comma that joins
+			// two arguments leaves no name out.
+			joining := (j == len(parts)-1 && i < len(a)-1) || (j == 0 && i > 0)
+			if part == "" && joining && len(parts) > 1 {
+				continue
+			}
 			if part == "" {
 				return nil, d.Errf("%s: empty name in %q", sub, arg)
 			}
