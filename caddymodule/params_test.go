@@ -1,6 +1,7 @@
 package caddymodule
 
 import (
+	"encoding/json"
 	"os"
 	"reflect"
 	"strings"
@@ -216,5 +217,21 @@ func TestREADMEListsEveryParameter(t *testing.T) {
 		if !strings.Contains(string(readme), "| `"+p.name+"` |") {
 			t.Errorf("README.md's parameter table lacks %s", p.name)
 		}
+	}
+}
+
+func TestSettingsJSONKeysSitBesideTheOthers(t *testing.T) {
+	h := Handler{DBURI: "x", Settings: Settings{DBConfig: new(false), ServerTraceHeader: "X-Id", DBHoistedTxSettings: []string{}}}
+	b, err := json.Marshal(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"db_uri":"x","db_config":false,"db_hoisted_tx_settings":[],"server_trace_header":"X-Id"}`
+	if string(b) != want {
+		t.Errorf("got %s, want %s", b, want)
+	}
+	var back Handler
+	if err := json.Unmarshal(b, &back); err != nil || back.ServerTraceHeader != "X-Id" || *back.DBConfig {
+		t.Errorf("round trip: %+v, %v", back, err)
 	}
 }
