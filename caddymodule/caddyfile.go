@@ -63,8 +63,12 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //	    }
 //	    server_timing_enabled       true|false
 //	    max_body_size               <size>
+//	    ...                         (the rest: see unmarshalSetting)
 //	}
 //
+// Every PostgREST v16 parameter is a subdirective (params.go lists them);
+// those whose concern is Caddy's (server_port, server_host, the admin
+// server...) are refused with the Caddy directive to use instead.
 // db_role_claim_key is accepted for jwt_role_claim_key. Lists
 // (db_schemas, db_extra_search_path) may also be written comma-separated,
 // as in PostgREST's configuration file; db_extra_search_path with no value
