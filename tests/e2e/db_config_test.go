@@ -115,8 +115,12 @@ func TestInDatabaseConfiguration(t *testing.T) {
 		        grant usage on schema dbc_conf to authenticator;`)
 		t.Cleanup(func() { sql(t, `drop schema dbc_conf cascade`) })
 		sql(t, `alter role authenticator set pgrst.db_max_rows = '7'`)
+		sql(t, `create function dbc_one.nums() returns setof int language sql as 'select generate_series(1, 10)';
+		        grant execute on function dbc_one.nums() to web_anon;`)
 		s := startServer(t, "db_pre_config dbc_conf.pre_config")
 		s.get(t, "/t_one").Expect(t, http.StatusOK, `[{"id":1}]`, nil)
+		// db_max_rows: the role's 7 wins over the function's 5.
+		s.get(t, "/rpc/nums").Expect(t, http.StatusOK, `[1,2,3,4,5,6,7]`, nil)
 		expectMinimalError(t, s.get(t, "/nope"), http.StatusNotFound, "PGRST205")
 	})
 
