@@ -285,3 +285,32 @@ func TestLogLevel(t *testing.T) {
 		}
 	})
 }
+
+// The listener's connection is cut; with automatic recovery it comes
+// back (and reloads the schema cache, as notifications may have been
+// missed), without it pgrest stops listening.
+func TestPoolAutomaticRecovery(t *testing.T) {
+	cut := func(t *testing.T) {
+		t.Helper()
+		sql(t, `select pg_terminate_backend(pid) from pg_stat_activity
+		        where usename = 'authenticator' and query ilike 'listen%'`)
+	}
+	t.Cleanup(func() { sql(t, `drop table if exists api.cfg_late`) })
+	t.Run("on: the listener reconnects and reloads", func(t *testing.T) {
+		s := startServer(t)
+		s.get(t, "/").ExpectStatus(t, http.StatusOK)
+		sql(t, `create table api.cfg_late (id int); grant select on api.cfg_late to web_anon`)
+		cut(t)
+		eventually(t, "the reload after reconnecting", func() bool { return s.get(t, "/cfg_late").Status == http.StatusOK })
+		sql(t, `drop table api.cfg_late`)
+	})
+	t.Run("off: the listener stays away", func(t *testing.T) {
+		s := startServer(t, "db_pool_automatic_recovery false")
+		s.get(t, "/").ExpectStatus(t, http.StatusOK)
+		cut(t)
+		time.Sleep(500 * time.Millisecond)
+		sql(t, `create table api.cfg_late (id int); grant select on api.cfg_late to web_anon; notify pgrst, 'reload schema'`)
+		time.Sleep(1500 * time.Millisecond)
+		s.get(t, "/cfg_late").expectError(t, http.StatusNotFound, "PGRST205")
+	})
+}
