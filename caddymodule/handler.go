@@ -251,6 +251,9 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	h.live.current.Store(rt)
 	rt.executor.Start(ctx)
 	watchReloadSignals(ctx, h.logger, h.live.reloadSchemaCache)
+	if *h.DBConfig {
+		watchConfigSignals(ctx, h.logger, h.live.reloadConfig)
+	}
 	return nil
 }
 

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"net/http"
+	"syscall"
 	"testing"
 	"time"
 
@@ -82,6 +83,17 @@ func TestInDatabaseConfiguration(t *testing.T) {
 			time.Sleep(500 * time.Millisecond)
 			s.get(t, "/t_one").Expect(t, http.StatusOK, `[{"id":1}]`, nil)
 		})
+	})
+
+	t.Run("SIGUSR2 re-reads it, as it does for PostgREST", func(t *testing.T) {
+		resetAuthenticatorSettings(t)
+		s := startServer(t) // db_config is on: pgrest handles SIGUSR2
+		s.get(t, "/t_one").expectError(t, http.StatusNotFound, "PGRST205")
+		sql(t, `alter role authenticator set pgrst.db_schemas = 'dbc_one'`)
+		if err := syscall.Kill(syscall.Getpid(), syscall.SIGUSR2); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, "the reload on SIGUSR2", func() bool { return s.get(t, "/t_one").Status == http.StatusOK })
 	})
 
 	t.Run("settings PostgREST does not read from the database are ignored", func(t *testing.T) {
