@@ -63,8 +63,12 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //	    }
 //	    server_timing_enabled       true|false
 //	    max_body_size               <size>
+//	    ...                         (the rest: see unmarshalSetting)
 //	}
 //
+// Every PostgREST v16 parameter is a subdirective (params.go lists them);
+// those whose concern is Caddy's (server_port, server_host, the admin
+// server...) are refused with the Caddy directive to use instead.
 // db_role_claim_key is accepted for jwt_role_claim_key. Lists
 // (db_schemas, db_extra_search_path) may also be written comma-separated,
 // as in PostgREST's configuration file; db_extra_search_path with no value
@@ -82,9 +86,9 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	seen := make(map[string]bool)
 	for d.NextBlock(0) {
 		sub := d.Val()
-		name := sub
-		if name == "db_role_claim_key" {
-			name = "jwt_role_claim_key"
+		name := canonicalParam(sub)
+		if isAppSettingParam(name) {
+			name = "app_settings"
 		}
 		if seen[name] && name != "app_settings" {
 			return d.Errf("%s: given more than once", sub)
@@ -140,13 +144,23 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		case "openapi_server_proxy_uri":
 			h.OpenAPIServerProxyURI, err = oneArg(d, sub)
 		case "app_settings":
-			err = h.unmarshalAppSettings(d)
+			if isAppSettingParam(sub) {
+				err = h.unmarshalAppSetting(d, sub)
+			} else {
+				err = h.unmarshalAppSettings(d)
+			}
 		case "server_timing_enabled":
 			h.ServerTimingEnabled, err = boolArg(d, sub)
 		case "max_body_size":
 			h.MaxBodySize, err = sizeArg(d, sub)
 		default:
-			return d.Errf("unrecognized subdirective %q", sub)
+			var known bool
+			if known, err = h.unmarshalSetting(d, name, sub); !known {
+				if why, refused := refusal(name); refused {
+					return d.Errf("%s: %s", sub, why)
+				}
+				return d.Errf("unrecognized subdirective %q", sub)
+			}
 		}
 		if err != nil {
 			return err
@@ -182,9 +196,20 @@ func listArgs(d *caddyfile.Dispenser, sub string, emptyOK bool) ([]string, error
 		return nil, err
 	}
 	out := []string{}
-	for _, arg := range a {
-		for part := range strings.SplitSeq(arg, ",") {
+	if emptyOK && len(a) == 1 && a[0] == "" {
+		// `""`: PostgREST's way of writing an empty list.
+		return out, nil
+	}
+	for i, arg := range a {
+		parts := strings.Split(arg, ",")
+		for j, part := range parts {
 			part = strings.TrimSpace(part)
+			// "a, b" is two arguments, "a," and "b": a comma that joins
+			// two arguments leaves no name out.
+			joining := (j == len(parts)-1 && i < len(a)-1) || (j == 0 && i > 0)
+			if part == "" && joining && len(parts) > 1 {
+				continue
+			}
 			if part == "" {
 				return nil, d.Errf("%s: empty name in %q", sub, arg)
 			}

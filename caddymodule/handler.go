@@ -24,7 +24,6 @@ import (
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
 	"github.com/pgrest/caddy-pgrest/executor"
-	"github.com/pgrest/caddy-pgrest/jwtauth"
 )
 
 func init() {
@@ -149,14 +148,15 @@ type Handler struct {
 	// (10485760).
 	MaxBodySize int64 `json:"max_body_size,omitempty"`
 
-	logger   *zap.Logger
-	verifier *jwtauth.Verifier
-	executor *executor.Executor
-	pool     *sharedPool
-	poolKey  poolKey
-	// source holds the schema cache, shared like the pool.
-	source    *sharedSource
-	sourceKey sourceKey
+	Settings
+
+	logger  *zap.Logger
+	pool    *sharedPool
+	poolKey poolKey
+	// live holds what serves requests: the token verifier, the executor
+	// and the schema cache, rebuilt when the in-database configuration
+	// changes.
+	live *liveConfig
 }
 
 // CaddyModule returns the Caddy module information.
@@ -167,10 +167,13 @@ func (Handler) CaddyModule() caddy.ModuleInfo {
 	}
 }
 
-// Provision applies defaults, resolves placeholders, builds the token
-// verifier, takes the shared pool and starts the executor.
+// Provision applies defaults, resolves placeholders, takes the shared
+// pool, reads the in-database configuration and starts the executor.
 func (h *Handler) Provision(ctx caddy.Context) error {
 	h.logger = ctx.Logger()
+	if level, ok := zapLevel(h.LogLevel); ok {
+		h.logger = h.logger.WithOptions(zap.IncreaseLevel(level))
+	}
 	h.applyDefaults()
 
 	// Caddy validates after provisioning; checking first means a bad config
@@ -182,6 +185,9 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	repl := caddy.NewReplacer()
 	dbURI, err := resolveSecret(repl, "db_uri", h.DBURI)
 	if err != nil {
+		return err
+	}
+	if dbURI, err = readAtFile("db_uri", dbURI); err != nil {
 		return err
 	}
 	secret, err := resolveSecret(repl, "jwt_secret", h.JWTSecret)
@@ -197,30 +203,15 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		return err
 	}
 
-	h.verifier, err = jwtauth.New(jwtauth.Config{
-		Secret:          secret,
-		SecretIsBase64:  h.JWTSecretIsBase64,
-		Audience:        aud,
-		RoleClaimKey:    h.JWTRoleClaimKey,
-		CacheMaxEntries: *h.JWTCacheMaxEntries,
-		AnonRole:        h.DBAnonRole,
-	})
-	if err != nil {
-		return fmt.Errorf("configuring token verification: %w", err)
-	}
-
 	// Only now is the authenticator known: db_uri's placeholders are
 	// resolved, and pgx fills in a user the URI leaves out.
 	auth, err := executor.AuthenticatorOfURI(dbURI)
 	if err != nil {
 		return err
 	}
-	if executor.RunsAsAuthenticator(h.DBAnonRole, auth) {
-		return fmt.Errorf("db_anon_role: %q would run anonymous requests as the authenticator %q itself; "+
-			"name a role the authenticator is granted", h.DBAnonRole, auth)
-	}
 
-	pc := executor.PoolConfig{URI: dbURI, MaxConns: int32(h.DBPool)}
+	pc := executor.PoolConfig{URI: dbURI, MaxConns: int32(h.DBPool),
+		MaxConnLifetime: time.Duration(h.DBPoolMaxLifetime), MaxConnIdleTime: time.Duration(h.DBPoolMaxIdletime)}
 	key := poolKeyFor(pc)
 	val, _, err := pools.LoadOrNew(key, func() (caddy.Destructor, error) {
 		// The pool outlives this config (the next config takes it over on
@@ -237,18 +228,50 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	}
 	h.pool, h.poolKey = val.(*sharedPool), key
 
-	skey := sourceKeyFor(key, h.DBSchemas)
-	content := contentKeyFor(dbURI, h.DBSchemas)
+	base := *h
+	base.JWTSecret, base.JWTAud = secret, aud
+	h.live = &liveConfig{base: base, appSettings: settings, dbURI: dbURI, authenticator: auth,
+		pool: h.pool, poolKey: key, logger: h.logger, ctx: ctx}
+	eff := &base
+	if *h.DBConfig {
+		// PostgREST reads its in-database configuration before it serves.
+		// A database that cannot be reached now is not fatal: the listener
+		// reads the configuration again once it connects.
+		if eff, err = h.live.effective(); err != nil {
+			h.logger.Warn("starting with the Caddyfile's configuration only", zap.Error(err))
+			eff = &base
+		}
+	}
+	rt, err := h.live.build(eff)
+	if err != nil {
+		_, _ = pools.Delete(key)
+		h.pool, h.live = nil, nil
+		return err
+	}
+	h.live.current.Store(rt)
+	rt.executor.Start(ctx)
+	watchReloadSignals(ctx, h.logger, h.live.reloadSchemaCache)
+	if *h.DBConfig {
+		watchConfigSignals(ctx, h.logger, h.live.reloadConfig)
+	}
+	return nil
+}
+
+// takeSource takes a reference to the schema source of schemas on pool.
+func takeSource(pool *sharedPool, key poolKey, dbURI string, schemas []string, acquireTimeout time.Duration,
+	logger *zap.Logger) (*sharedSource, sourceKey, error) {
+	skey := sourceKeyFor(key, schemas)
+	content := contentKeyFor(dbURI, schemas)
 	// Looked up before LoadOrNew, which must not be re-entered from its
 	// constructor.
 	seed := sourceWithContent(content)
-	val, _, err = sources.LoadOrNew(skey, func() (caddy.Destructor, error) {
+	val, _, err := sources.LoadOrNew(skey, func() (caddy.Destructor, error) {
 		// Like the pool, the schema cache outlives this config: the next
 		// config with the same pool and schemas serves it at once. A
 		// config with a new pool for the same database and schemas starts
 		// with the cache of the old one, still running until the new
 		// config is in place.
-		src := executor.NewSchemaSource(h.pool.Pool, h.DBSchemas, time.Duration(h.DBPoolAcquisitionTimeout), h.logger)
+		src := executor.NewSchemaSource(pool.Pool, schemas, acquireTimeout, logger)
 		if seed != nil {
 			src.Seed(seed.SchemaSource)
 		}
@@ -256,36 +279,28 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		return &sharedSource{SchemaSource: src, content: content}, nil
 	})
 	if err != nil {
-		_, _ = pools.Delete(key)
-		h.pool = nil
-		return fmt.Errorf("creating the schema cache: %w", err)
+		return nil, skey, fmt.Errorf("creating the schema cache: %w", err)
 	}
-	h.source, h.sourceKey = val.(*sharedSource), skey
+	return val.(*sharedSource), skey, nil
+}
 
-	h.executor, err = executor.NewShared(h.pool.Pool, h.source.SchemaSource, executor.Config{
-		Schemas:                h.DBSchemas,
-		PreRequest:             h.DBPreRequest,
-		ExtraSearchPath:        h.DBExtraSearchPath,
-		MaxRows:                h.DBMaxRows,
-		PoolAcquisitionTimeout: time.Duration(h.DBPoolAcquisitionTimeout),
-		AggregatesEnabled:      h.DBAggregatesEnabled,
-		PreparedStatements:     *h.DBPreparedStatements,
-		TxEnd:                  executor.TxEnd(h.DBTxEnd),
-		Channel:                h.DBChannel,
-		ChannelEnabled:         *h.DBChannelEnabled,
-		LegacyClaims:           h.DBLegacyClaims,
-		OpenAPIMode:            h.OpenAPIMode,
-		OpenAPIServerProxyURI:  h.OpenAPIServerProxyURI,
-		AppSettings:            settings,
-		ServerTimingEnabled:    h.ServerTimingEnabled,
-		MaxBodySize:            h.MaxBodySize,
-	}, h.logger)
-	if err != nil {
-		return fmt.Errorf("creating executor: %w", err)
+// readAtFile reads the value of field from a file when it is @path, as
+// PostgREST does for db-uri; the file's surrounding white space is
+// dropped.
+func readAtFile(field, v string) (string, error) {
+	path, ok := strings.CutPrefix(v, "@")
+	if !ok {
+		return v, nil
 	}
-	h.executor.Start(ctx)
-	watchReloadSignals(ctx, h.logger, h.executor.ReloadSchemaCache)
-	return nil
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("%s: reading %s: %w", field, path, err)
+	}
+	out := strings.TrimSpace(string(b))
+	if out == "" {
+		return "", fmt.Errorf("%s: %s is empty", field, path)
+	}
+	return out, nil
 }
 
 // applyDefaults fills in what the config leaves out.
@@ -326,6 +341,7 @@ func (h *Handler) applyDefaults() {
 	if h.MaxBodySize == 0 {
 		h.MaxBodySize = executor.DefaultMaxBodySize
 	}
+	h.applySettingsDefaults()
 }
 
 // Validate checks the configuration once defaults are applied. It only
@@ -391,7 +407,7 @@ func (h Handler) Validate() error {
 			return fmt.Errorf("app_settings: %w", err)
 		}
 	}
-	return nil
+	return h.validateSettings()
 }
 
 // checkNames refuses empty and repeated names in a list of schemas.
@@ -476,12 +492,21 @@ func (h *Handler) appSettings(repl *caddy.Replacer) ([]executor.Setting, error) 
 // written here, never returned to Caddy, whose error routes would replace
 // the JSON body.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.Handler) error {
+	rt := h.live.current.Load()
+	if rt.traceHeader != "" {
+		if v := r.Header.Values(rt.traceHeader); len(v) > 0 {
+			w.Header()[rt.traceHeader] = slices.Clone(v)
+		}
+	}
+	if rt.minimalErrors {
+		r = apierr.WithMinimalErrors(r)
+	}
 	var start time.Time
-	if h.ServerTimingEnabled {
+	if rt.timing {
 		start = time.Now()
 	}
-	id, aerr := h.verifier.Authenticate(r.Header.Get("Authorization"))
-	if h.ServerTimingEnabled {
+	id, aerr := rt.verifier.Authenticate(r.Header.Get("Authorization"))
+	if rt.timing {
 		r = executor.WithAuthDuration(r, time.Since(start))
 	}
 	if aerr != nil {
@@ -491,7 +516,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.
 		apierr.Write(w, r, aerr)
 		return nil
 	}
-	h.executor.Serve(w, r, id)
+	rt.executor.Serve(w, r, id)
 	return nil
 }
 
@@ -499,10 +524,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.
 // closes when its last user is cleaned up. Caddy cancels the config's
 // context first, so the executor's background work has been told to stop.
 func (h *Handler) Cleanup() error {
-	if h.source != nil {
-		h.source = nil
-		if _, err := sources.Delete(h.sourceKey); err != nil {
-			return fmt.Errorf("stopping the schema cache loader: %w", err)
+	if h.live != nil {
+		live := h.live
+		h.live = nil
+		if err := live.close(); err != nil {
+			return err
 		}
 	}
 	if h.pool == nil {
@@ -552,6 +578,8 @@ type poolKey [sha256.Size]byte
 func poolKeyFor(pc executor.PoolConfig) poolKey {
 	h := sha256.New()
 	_ = binary.Write(h, binary.BigEndian, pc.MaxConns)
+	_ = binary.Write(h, binary.BigEndian, int64(pc.MaxConnLifetime))
+	_ = binary.Write(h, binary.BigEndian, int64(pc.MaxConnIdleTime))
 	h.Write([]byte(pc.URI))
 	return poolKey(h.Sum(nil))
 }

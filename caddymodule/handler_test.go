@@ -50,6 +50,13 @@ func TestDefaults(t *testing.T) {
 		DBLegacyClaims:           "auto",
 		OpenAPIMode:              "follow-privileges",
 		MaxBodySize:              10 << 20,
+		Settings: Settings{
+			ClientErrorVerbosity:    "verbose",
+			DBConfig:                new(true),
+			DBPoolMaxLifetime:       caddy.Duration(30 * time.Minute),
+			DBPoolMaxIdletime:       caddy.Duration(30 * time.Second),
+			DBPoolAutomaticRecovery: new(true),
+		},
 	}
 	if !reflect.DeepEqual(h, want) {
 		t.Errorf("defaults are\n%+v\nwant\n%+v", h, want)
@@ -243,7 +250,8 @@ func TestProvision(t *testing.T) {
 		if err := provision(t, &h); err != nil {
 			t.Fatal(err)
 		}
-		if want := poolKeyFor(executor.PoolConfig{URI: testDBURI, MaxConns: 10}); h.poolKey != want {
+		if want := poolKeyFor(executor.PoolConfig{URI: testDBURI, MaxConns: 10,
+			MaxConnLifetime: 30 * time.Minute, MaxConnIdleTime: 30 * time.Second}); h.poolKey != want {
 			t.Error("the pool was not made from the resolved db_uri")
 		}
 		if h.DBURI != "{env.PGREST_TEST_DB_URI}" {

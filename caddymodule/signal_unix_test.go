@@ -26,3 +26,19 @@ func TestSIGUSR1ReloadsTheSchemaCache(t *testing.T) {
 		t.Fatal("SIGUSR1 did not reload the schema cache")
 	}
 }
+
+func TestSIGUSR2ReloadsTheConfiguration(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	reloads := make(chan struct{}, 1)
+	watchConfigSignals(ctx, zap.NewNop(), func() { reloads <- struct{}{} })
+
+	if err := syscall.Kill(syscall.Getpid(), syscall.SIGUSR2); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-reloads:
+	case <-time.After(5 * time.Second):
+		t.Fatal("SIGUSR2 did not reload the configuration")
+	}
+}

@@ -87,6 +87,9 @@ func Write(w http.ResponseWriter, r *http.Request, e *Error) {
 		h.Set("Retry-After", RetryAfterSeconds)
 	}
 	payload := e.JSON()
+	if minimal(r) {
+		payload = e.MinimalJSON()
+	}
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Set("Proxy-Status", ProxyStatusName+"; error="+e.Code)
 	h.Set("Content-Length", strconv.Itoa(len(payload)))

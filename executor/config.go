@@ -3,6 +3,8 @@ package executor
 import (
 	"time"
 
+	"go.uber.org/zap/zapcore"
+
 	"github.com/pgrest/caddy-pgrest/executor/schema"
 )
 
@@ -83,4 +85,29 @@ type Config struct {
 	AppSettings []Setting
 	// ServerTimingEnabled adds a Server-Timing header to responses.
 	ServerTimingEnabled bool
+
+	// HoistedTxSettings are the settings of a function's SET clauses that
+	// are set for the whole transaction of its call
+	// (db_hoisted_tx_settings); nil means DefaultHoistedTxSettings.
+	HoistedTxSettings []string
+	// RootSpec is db_root_spec: a function answering GET / instead of
+	// the OpenAPI document; empty for the document.
+	RootSpec string
+	// OpenAPISecurityActive adds the JWT security definition to the
+	// OpenAPI document (openapi_security_active).
+	OpenAPISecurityActive bool
+	// NoAutomaticRecovery stops the listener from reconnecting once its
+	// connection is lost (db_pool_automatic_recovery false).
+	NoAutomaticRecovery bool
+	// LogQuery logs the SQL of every statement a request runs at
+	// LogQueryLevel (log_query); values are not logged.
+	LogQuery      bool
+	LogQueryLevel zapcore.Level
+	// OnReloadSchema and OnReloadConfig, when set, are what the listener
+	// calls on `NOTIFY <db_channel>, 'reload schema'` and 'reload config',
+	// and both after it reconnects. A handler whose executor is replaced
+	// when its in-database configuration changes keeps one listener and
+	// routes its notifications through these.
+	OnReloadSchema func()
+	OnReloadConfig func()
 }

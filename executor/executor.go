@@ -168,6 +168,9 @@ func (e *Executor) handle(r *http.Request, req *apirequest.Request, cache *schem
 	case apirequest.ActionInfo:
 		return e.options(req, cache)
 	case apirequest.ActionInspect:
+		if e.cfg.RootSpec != "" {
+			return e.rootSpec(r, req, cache, id)
+		}
 		if e.cfg.OpenAPIMode == OpenAPIDisabled {
 			return nil, apierr.OpenAPIDisabled()
 		}

@@ -99,7 +99,8 @@ func (e *Executor) inspect(r *http.Request, req *apirequest.Request, cache *sche
 	if err := json.Unmarshal(out.body, &in); err != nil {
 		return nil, apierr.Internal("unreadable result of the API root statement: " + err.Error())
 	}
-	opts := openapi.Options{Schema: req.Schema, SchemaComment: in.Description, Version: pgrestVersion(), Server: server}
+	opts := openapi.Options{Schema: req.Schema, SchemaComment: in.Description, Version: pgrestVersion(), Server: server,
+		SecurityActive: e.cfg.OpenAPISecurityActive}
 	if follow {
 		access := &openapi.Access{
 			Relations: make(map[string]openapi.RelationAccess, len(in.Relations)),

@@ -3,6 +3,7 @@ package executor
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -16,6 +17,10 @@ type PoolConfig struct {
 	URI string
 	// MaxConns is db_pool.
 	MaxConns int32
+	// MaxConnLifetime is db_pool_max_lifetime and MaxConnIdleTime
+	// db_pool_max_idletime; 0 keeps pgx's default.
+	MaxConnLifetime time.Duration
+	MaxConnIdleTime time.Duration
 }
 
 // NewPool makes the authenticator's pool. It does not connect: pgrest
@@ -30,6 +35,15 @@ func NewPool(ctx context.Context, pc PoolConfig) (*pgxpool.Pool, error) {
 		cfg.MaxConns = pc.MaxConns
 	}
 	cfg.MinConns = 0
+	if pc.MaxConnLifetime > 0 {
+		cfg.MaxConnLifetime = pc.MaxConnLifetime
+	}
+	if pc.MaxConnIdleTime > 0 {
+		cfg.MaxConnIdleTime = pc.MaxConnIdleTime
+		// The health check is what closes idle connections: run it often
+		// enough that a short idle time is kept.
+		cfg.HealthCheckPeriod = min(cfg.HealthCheckPeriod, pc.MaxConnIdleTime)
+	}
 	// pgrest's own queries through pgx (the schema cache load, the
 	// session user) prepare no named statements: a pre-request function
 	// or a pooler that drops a connection's statements cannot make them

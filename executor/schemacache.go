@@ -31,6 +31,10 @@ func (e *Executor) listen(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
+		if e.cfg.NoAutomaticRecovery {
+			e.logger.Error("schema reload listener disconnected; db_pool_automatic_recovery is off, not reconnecting", zap.Error(err))
+			return
+		}
 		e.logger.Warn("schema reload listener disconnected", zap.Error(err), zap.Duration("retry_in", retry))
 		select {
 		case <-ctx.Done():
@@ -38,7 +42,7 @@ func (e *Executor) listen(ctx context.Context) {
 		case <-time.After(retry):
 		}
 		retry = min(retry*2, maxRetry)
-		e.ReloadSchemaCache()
+		e.reloadAfterReconnect()
 	}
 }
 
@@ -60,11 +64,35 @@ func (e *Executor) listenOnce(ctx context.Context, connected func()) error {
 		switch n.Payload {
 		case "", "reload schema":
 			e.logger.Info("schema cache reload requested", zap.String("channel", n.Channel))
-			e.ReloadSchemaCache()
+			e.notifiedReloadSchema()
 		case "reload config":
-			e.logger.Info("configuration reloads come from Caddy; ignoring", zap.String("payload", n.Payload))
+			if e.cfg.OnReloadConfig == nil {
+				e.logger.Info("no in-database configuration to reload; ignoring", zap.String("payload", n.Payload))
+				continue
+			}
+			e.logger.Info("configuration reload requested", zap.String("channel", n.Channel))
+			e.cfg.OnReloadConfig()
 		}
 	}
+}
+
+// notifiedReloadSchema reloads the schema cache the handler serves now.
+func (e *Executor) notifiedReloadSchema() {
+	if e.cfg.OnReloadSchema != nil {
+		e.cfg.OnReloadSchema()
+		return
+	}
+	e.ReloadSchemaCache()
+}
+
+// reloadAfterReconnect catches up on what notifications sent while the
+// listener was away would have asked for: PostgREST re-reads its
+// in-database configuration and schema cache after a reconnect.
+func (e *Executor) reloadAfterReconnect() {
+	if e.cfg.OnReloadConfig != nil {
+		e.cfg.OnReloadConfig()
+	}
+	e.notifiedReloadSchema()
 }
 
 func countRelations(c *schema.Cache) int {

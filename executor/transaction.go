@@ -52,6 +52,9 @@ func (e *Executor) transactWith(r *http.Request, req *apirequest.Request, cache 
 	first := len(statements)
 	statements = append(statements, opts.extras...)
 	statements = append(statements, main)
+	if e.cfg.LogQuery {
+		e.logQueries(statements)
+	}
 	spec := &txSpec{readOnly: opts.readOnly, statements: statements, role: id.Role, decided: opts.readOnly, commit: commit}
 
 	var out *output
@@ -121,6 +124,16 @@ func (e *Executor) clientGone(ctx context.Context, err error) error {
 		ce.Write(zap.Error(err))
 	}
 	return fmt.Errorf("client went away: %w", ctx.Err())
+}
+
+// logQueries logs the statements of one request (log_query), as their
+// text: the values travel as parameters and are left out.
+func (e *Executor) logQueries(statements []sqlgen.Statement) {
+	for _, st := range statements {
+		if ce := e.logger.Check(e.cfg.LogQueryLevel, "query"); ce != nil {
+			ce.Write(zap.String("sql", st.SQL.String()))
+		}
+	}
 }
 
 // legacyClaims says whether claims go one setting per claim.

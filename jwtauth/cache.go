@@ -22,6 +22,8 @@ const (
 type cacheEntry struct {
 	id    Identity
 	times timeClaims
+	// cachedAt is when the token was verified, for CacheMaxLifetime.
+	cachedAt time.Time
 }
 
 // tokenCache maps raw verified tokens to their identity. It is bounded and

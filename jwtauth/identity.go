@@ -45,6 +45,9 @@ type Config struct {
 	RoleClaimKey string
 	// CacheMaxEntries bounds the verified-token cache; 0 disables it.
 	CacheMaxEntries int
+	// CacheMaxLifetime, when more than 0, is how long a verified token
+	// stays cached before it is verified again (jwt_cache_max_lifetime).
+	CacheMaxLifetime time.Duration
 	// AnonRole is db_anon_role; empty means anonymous access is disabled.
 	AnonRole string
 	// Now is the clock; nil means time.Now. Tests set it.

@@ -37,7 +37,10 @@ type Verifier struct {
 	rolePath rolePath
 	now      func() time.Time
 	cache    *tokenCache // nil when disabled
-	anon     Identity    // the identity of requests without a token
+	// cacheMaxLifetime bounds how long a cached token is trusted; 0 means
+	// until it expires.
+	cacheMaxLifetime time.Duration
+	anon             Identity // the identity of requests without a token
 }
 
 // New parses the configured keys and role claim path and returns a
@@ -65,6 +68,7 @@ func New(cfg Config) (*Verifier, error) {
 		rolePath: path,
 		now:      cfg.Now,
 	}
+	v.cacheMaxLifetime = cfg.CacheMaxLifetime
 	if v.now == nil {
 		v.now = time.Now
 	}
@@ -103,7 +107,9 @@ func (v *Verifier) Authenticate(authorization string) (Identity, *apierr.Error) 
 	}
 	now := v.now()
 	if v.cache != nil {
-		if e, ok := v.cache.get(token); ok {
+		if e, ok := v.cache.get(token); ok && v.cacheMaxLifetime > 0 && now.Sub(e.cachedAt) >= v.cacheMaxLifetime {
+			v.cache.remove(token) // verified again below, as if never seen
+		} else if ok {
 			if err := e.times.check(now); err != nil {
 				v.cache.remove(token)
 				return Identity{}, err
@@ -137,7 +143,7 @@ func (v *Verifier) Authenticate(authorization string) (Identity, *apierr.Error) 
 		return Identity{}, aerr
 	}
 	if v.cache != nil {
-		v.cache.put(token, cacheEntry{id: id, times: times}, now)
+		v.cache.put(token, cacheEntry{id: id, times: times, cachedAt: now}, now)
 	}
 	return id, nil
 }

@@ -34,6 +34,9 @@ type Options struct {
 	// may use (follow-privileges); nil describes everything in the cache
 	// (ignore-privileges).
 	Access *Access
+	// SecurityActive adds the JWT security definition and requirement
+	// (openapi_security_active).
+	SecurityActive bool
 }
 
 // Access is what one role may use in the described schema.
@@ -115,6 +118,9 @@ func Build(cache *schema.Cache, opts Options) ([]byte, error) {
 			})
 		}
 	}
+	if opts.SecurityActive {
+		doc.SecurityDefinitions, doc.Security = jwtSecurity()
+	}
 	return marshal(doc)
 }
 
@@ -131,6 +137,9 @@ type document struct {
 	Paths        object        `json:"paths"`
 	Definitions  object        `json:"definitions"`
 	Parameters   object        `json:"parameters"`
+
+	SecurityDefinitions map[string]securityScheme `json:"securityDefinitions,omitempty"`
+	Security            []map[string][]string     `json:"security,omitempty"`
 }
 
 type info struct {

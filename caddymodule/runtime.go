@@ -1,0 +1,216 @@
+package caddymodule
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+
+	"github.com/pgrest/caddy-pgrest/executor"
+	"github.com/pgrest/caddy-pgrest/jwtauth"
+)
+
+// runtime is what serves requests under one effective configuration:
+// the Caddyfile's with the in-database settings over it. A reload of the
+// in-database configuration builds a new one and swaps it in; requests
+// already running finish with the one they started with.
+type runtime struct {
+	verifier  *jwtauth.Verifier
+	executor  *executor.Executor
+	source    *sharedSource
+	sourceKey sourceKey
+	// traceHeader is server_trace_header, canonical; empty for none.
+	traceHeader   string
+	minimalErrors bool
+	timing        bool
+}
+
+// liveConfig holds the runtime in force and what rebuilding it takes.
+type liveConfig struct {
+	// base is the Caddyfile's configuration, defaults applied and
+	// placeholders of jwt_secret and jwt_aud resolved.
+	base          Handler
+	appSettings   []executor.Setting
+	dbURI         string
+	authenticator string
+	pool          *sharedPool
+	poolKey       poolKey
+	logger        *zap.Logger
+	ctx           context.Context
+
+	current atomic.Pointer[runtime]
+
+	// mu orders reloads and Cleanup; closed is set by Cleanup.
+	mu     sync.Mutex
+	closed bool
+}
+
+// build makes the runtime of the effective configuration eff. It takes a
+// reference to the schema source of eff's schemas, which release gives
+// back.
+func (l *liveConfig) build(eff *Handler) (*runtime, error) {
+	if err := eff.Validate(); err != nil {
+		return nil, err
+	}
+	if executor.RunsAsAuthenticator(eff.DBAnonRole, l.authenticator) {
+		return nil, fmt.Errorf("db_anon_role: %q would run anonymous requests as the authenticator %q itself; "+
+			"name a role the authenticator is granted", eff.DBAnonRole, l.authenticator)
+	}
+	verifier, err := jwtauth.New(jwtauth.Config{
+		Secret:           eff.JWTSecret,
+		SecretIsBase64:   eff.JWTSecretIsBase64,
+		Audience:         eff.JWTAud,
+		RoleClaimKey:     eff.JWTRoleClaimKey,
+		CacheMaxEntries:  *eff.JWTCacheMaxEntries,
+		CacheMaxLifetime: time.Duration(eff.JWTCacheMaxLifetime),
+		AnonRole:         eff.DBAnonRole,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("configuring token verification: %w", err)
+	}
+	src, skey, err := takeSource(l.pool, l.poolKey, l.dbURI, eff.DBSchemas,
+		time.Duration(eff.DBPoolAcquisitionTimeout), l.logger)
+	if err != nil {
+		return nil, err
+	}
+	queryLevel, _ := zapLevel(eff.LogLevel)
+	cfg := executor.Config{
+		Schemas:                eff.DBSchemas,
+		PreRequest:             eff.DBPreRequest,
+		ExtraSearchPath:        eff.DBExtraSearchPath,
+		MaxRows:                eff.DBMaxRows,
+		PoolAcquisitionTimeout: time.Duration(eff.DBPoolAcquisitionTimeout),
+		AggregatesEnabled:      eff.DBAggregatesEnabled,
+		PreparedStatements:     *eff.DBPreparedStatements,
+		TxEnd:                  executor.TxEnd(eff.DBTxEnd),
+		Channel:                eff.DBChannel,
+		ChannelEnabled:         *eff.DBChannelEnabled,
+		LegacyClaims:           eff.DBLegacyClaims,
+		OpenAPIMode:            eff.OpenAPIMode,
+		OpenAPIServerProxyURI:  eff.OpenAPIServerProxyURI,
+		AppSettings:            l.appSettings,
+		ServerTimingEnabled:    eff.ServerTimingEnabled,
+		MaxBodySize:            eff.MaxBodySize,
+		HoistedTxSettings:      eff.DBHoistedTxSettings,
+		RootSpec:               eff.DBRootSpec,
+		OpenAPISecurityActive:  eff.OpenAPISecurityActive,
+		NoAutomaticRecovery:    !*eff.DBPoolAutomaticRecovery,
+		LogQuery:               eff.LogQuery,
+		LogQueryLevel:          queryLevel,
+		OnReloadSchema:         l.reloadSchemaCache,
+	}
+	if *l.base.DBConfig {
+		cfg.OnReloadConfig = l.reloadConfig
+	}
+	exec, err := executor.NewShared(l.pool.Pool, src.SchemaSource, cfg, l.logger)
+	if err != nil {
+		_, _ = sources.Delete(skey)
+		return nil, fmt.Errorf("creating executor: %w", err)
+	}
+	return &runtime{
+		verifier:      verifier,
+		executor:      exec,
+		source:        src,
+		sourceKey:     skey,
+		traceHeader:   http.CanonicalHeaderKey(eff.ServerTraceHeader),
+		minimalErrors: eff.ClientErrorVerbosity == verbosityMinimal,
+		timing:        eff.ServerTimingEnabled,
+	}, nil
+}
+
+// release gives back rt's reference to its schema source.
+func release(rt *runtime) error {
+	if rt == nil {
+		return nil
+	}
+	if _, err := sources.Delete(rt.sourceKey); err != nil {
+		return fmt.Errorf("stopping the schema cache loader: %w", err)
+	}
+	return nil
+}
+
+// reloadSchemaCache reloads the schema cache of the runtime in force.
+func (l *liveConfig) reloadSchemaCache() {
+	if rt := l.current.Load(); rt != nil {
+		rt.executor.ReloadSchemaCache()
+	}
+}
+
+// reloadConfig re-reads the in-database configuration and, when it
+// makes a valid configuration, puts it in force. A configuration that is
+// not valid is logged and the one in force stays, as in PostgREST.
+func (l *liveConfig) reloadConfig() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return
+	}
+	eff, err := l.effective()
+	if err != nil {
+		l.logger.Error("reloading the in-database configuration; keeping the configuration in force", zap.Error(err))
+		return
+	}
+	rt, err := l.build(eff)
+	if err != nil {
+		l.logger.Error("reloading the in-database configuration; keeping the configuration in force", zap.Error(err))
+		return
+	}
+	old := l.current.Swap(rt)
+	if err := release(old); err != nil {
+		l.logger.Warn("releasing the previous configuration", zap.Error(err))
+	}
+	l.logger.Info("configuration reloaded", zap.Strings("schemas", eff.DBSchemas))
+}
+
+// effective reads the in-database settings and lays them over base.
+func (l *liveConfig) effective() (*Handler, error) {
+	ctx, cancel := context.WithTimeout(l.ctx, time.Duration(l.base.DBPoolAcquisitionTimeout))
+	defer cancel()
+	settings, err := executor.ReadDBConfig(ctx, l.pool.Pool, l.base.DBPreConfig)
+	if err != nil {
+		return nil, fmt.Errorf("reading the in-database configuration: %w", err)
+	}
+	eff, err := l.base.withDBSettings(settings)
+	if err != nil {
+		return nil, fmt.Errorf("in-database configuration: %w", err)
+	}
+	return eff, nil
+}
+
+// close releases the runtime in force; no reload happens after it.
+func (l *liveConfig) close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.closed = true
+	return release(l.current.Swap(nil))
+}
+
+// client_error_verbosity values.
+const (
+	verbosityVerbose = "verbose"
+	verbosityMinimal = "minimal"
+)
+
+// zapLevel maps log_level onto zap: crit keeps only what is worse than an
+// error, the others are zap's levels of the same names. Empty is Info,
+// the level queries are logged at when log_level is not given.
+func zapLevel(level string) (zapcore.Level, bool) {
+	switch level {
+	case "crit":
+		return zapcore.DPanicLevel, true
+	case "error":
+		return zapcore.ErrorLevel, true
+	case "warn":
+		return zapcore.WarnLevel, true
+	case "info", "":
+		return zapcore.InfoLevel, level != ""
+	case "debug":
+		return zapcore.DebugLevel, true
+	}
+	return zapcore.InfoLevel, false
+}

@@ -1,0 +1,131 @@
+package caddymodule
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/caddyserver/caddy/v2"
+)
+
+// Settings are the PostgREST v16 parameters beyond those the handler
+// started with. They are embedded in Handler, so their JSON keys sit
+// beside the others.
+type Settings struct {
+	// `verbose` (default) writes every error with code, message, details
+	// and hint; `minimal` writes code and message only, so details and
+	// hints stay in the log.
+	ClientErrorVerbosity string `json:"client_error_verbosity,omitempty"`
+
+	// Reads settings from the database: `pgrst.*` settings of the
+	// authenticator (ALTER ROLE ... SET, ALTER ROLE ... IN DATABASE ...
+	// SET, which wins) and those db_pre_config sets, re-read on `NOTIFY
+	// pgrst, 'reload config'`. A database value beats the Caddyfile's.
+	// Default: true.
+	DBConfig *bool `json:"db_config,omitempty"`
+
+	// A function, optionally schema-qualified, called before the
+	// in-database settings are read; it sets them with set_config.
+	DBPreConfig string `json:"db_pre_config,omitempty"`
+
+	// A function answering GET / in place of the OpenAPI document.
+	DBRootSpec string `json:"db_root_spec,omitempty"`
+
+	// The settings of a function's SET clauses that are set for the whole
+	// transaction of its call. Default: statement_timeout,
+	// plan_filter.statement_cost_limit, default_transaction_isolation; an
+	// empty list hoists none.
+	DBHoistedTxSettings []string `json:"db_hoisted_tx_settings,omitzero"`
+
+	// How long a pool connection lives before it is replaced. Default:
+	// 30m.
+	DBPoolMaxLifetime caddy.Duration `json:"db_pool_max_lifetime,omitempty"`
+
+	// How long a pool connection may sit idle before it is closed.
+	// Default: 30s.
+	DBPoolMaxIdletime caddy.Duration `json:"db_pool_max_idletime,omitempty"`
+
+	// Reconnects the listener after the database went away. Default: true.
+	DBPoolAutomaticRecovery *bool `json:"db_pool_automatic_recovery,omitempty"`
+
+	// How long a verified token stays cached before it is verified again;
+	// 0 or absent: until it expires.
+	JWTCacheMaxLifetime caddy.Duration `json:"jwt_cache_max_lifetime,omitempty"`
+
+	// The least level pgrest logs at: `crit`, `error`, `warn`, `info` or
+	// `debug`. Absent: whatever Caddy's log is set to.
+	LogLevel string `json:"log_level,omitempty"`
+
+	// Logs the SQL of every request's statements at log_level.
+	LogQuery bool `json:"log_query,omitempty"`
+
+	// Adds the JWT security definition to the OpenAPI document.
+	OpenAPISecurityActive bool `json:"openapi_security_active,omitempty"`
+
+	// A request header whose value is echoed on the response under the
+	// same name, such as X-Request-Id.
+	ServerTraceHeader string `json:"server_trace_header,omitempty"`
+}
+
+// Defaults of Settings, as in PostgREST.
+const (
+	defaultPoolMaxLifetime = caddy.Duration(1800 * time.Second)
+	defaultPoolMaxIdletime = caddy.Duration(30 * time.Second)
+)
+
+// applySettingsDefaults fills in what the config leaves out of Settings.
+func (h *Handler) applySettingsDefaults() {
+	if h.ClientErrorVerbosity == "" {
+		h.ClientErrorVerbosity = verbosityVerbose
+	}
+	if h.DBConfig == nil {
+		h.DBConfig = new(true)
+	}
+	if h.DBPoolMaxLifetime == 0 {
+		h.DBPoolMaxLifetime = defaultPoolMaxLifetime
+	}
+	if h.DBPoolMaxIdletime == 0 {
+		h.DBPoolMaxIdletime = defaultPoolMaxIdletime
+	}
+	if h.DBPoolAutomaticRecovery == nil {
+		h.DBPoolAutomaticRecovery = new(true)
+	}
+}
+
+// validateSettings checks Settings once defaults are applied.
+func (h Handler) validateSettings() error {
+	switch h.ClientErrorVerbosity {
+	case verbosityVerbose, verbosityMinimal:
+	default:
+		return fmt.Errorf("client_error_verbosity: must be %s or %s, got %q", verbosityVerbose, verbosityMinimal, h.ClientErrorVerbosity)
+	}
+	if h.LogLevel != "" {
+		if _, ok := zapLevel(h.LogLevel); !ok {
+			return fmt.Errorf("log_level: must be one of crit, error, warn, info, debug, got %q", h.LogLevel)
+		}
+	}
+	if h.ServerTraceHeader != "" && !isHeaderName(h.ServerTraceHeader) {
+		return fmt.Errorf("server_trace_header: %q is not a header name", h.ServerTraceHeader)
+	}
+	for i, s := range h.DBHoistedTxSettings {
+		if strings.TrimSpace(s) == "" {
+			return fmt.Errorf("db_hoisted_tx_settings: name %d is empty", i+1)
+		}
+	}
+	if h.DBPoolMaxLifetime < 0 || h.DBPoolMaxIdletime < 0 || h.JWTCacheMaxLifetime < 0 {
+		return fmt.Errorf("db_pool_max_lifetime, db_pool_max_idletime and jwt_cache_max_lifetime must not be negative")
+	}
+	return nil
+}
+
+// isHeaderName says whether s is an HTTP field name (RFC 9110's token).
+func isHeaderName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		ok := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
+		if !ok {
+			return false
+		}
+	}
+	return s != ""
+}

@@ -1,0 +1,119 @@
+package executor
+
+import (
+	"context"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/pgrest/caddy-pgrest/executor/sqltext"
+)
+
+// DBConfigNames are the settings in-database configuration may give, as
+// pgrst.<name>, after PostgREST's list: those a running server can change.
+// The connection (db_uri, db_pool...), the listener (db_channel...) and
+// the log are not among them.
+var DBConfigNames = []string{
+	"client_error_verbosity",
+	"db_aggregates_enabled",
+	"db_anon_role",
+	"db_extra_search_path",
+	"db_hoisted_tx_settings",
+	"db_max_rows",
+	"db_plan_enabled",
+	"db_pre_config",
+	"db_pre_request",
+	"db_prepared_statements",
+	"db_root_spec",
+	"db_schemas",
+	"db_tx_end",
+	"jwt_aud",
+	"jwt_cache_max_entries",
+	"jwt_cache_max_lifetime",
+	"jwt_role_claim_key",
+	"jwt_secret",
+	"jwt_secret_is_base64",
+	"openapi_mode",
+	"openapi_security_active",
+	"openapi_server_proxy_uri",
+	"server_cors_allowed_origins",
+	"server_timing_enabled",
+	"server_trace_header",
+}
+
+// dbConfigSQL reads the authenticator's pgrst.* settings, as PostgREST
+// does: those of ALTER ROLE <authenticator> IN DATABASE <this one> SET
+// first, then those of ALTER ROLE <authenticator> SET, then those the
+// db_pre_config function set with set_config (the %s part, empty without
+// one). The first value of each name wins. A setting of the database
+// alone (ALTER DATABASE ... SET) is not read.
+const dbConfigSQL = `with role_setting as (
+  select s.setdatabase as database, pg_catalog.unnest(s.setconfig) as setting
+  from pg_catalog.pg_db_role_setting s
+  where s.setrole = (select r.oid from pg_catalog.pg_roles r where r.rolname = current_user)
+    and s.setdatabase in (0, (select d.oid from pg_catalog.pg_database d where d.datname = pg_catalog.current_database()))
+),
+kv_settings as (
+  select database,
+         pg_catalog.substr(setting, 1, pg_catalog.strpos(setting, '=') - 1) as k,
+         pg_catalog.substr(setting, pg_catalog.strpos(setting, '=') + 1) as v
+  from role_setting
+  %s
+)
+select distinct on (key) pg_catalog.substr(k, 7) as key, v as value
+from kv_settings
+where k = any($1) and v is not null
+order by key, database desc nulls last`
+
+// dbPreConfigSQL adds the settings the db_pre_config function sets (the
+// %s), read back in the same transaction.
+const dbPreConfigSQL = `union
+  select null as database, x as k, pg_catalog.current_setting(x, true) as v
+  from pg_catalog.unnest($1::text[]) x
+  join %s() _ on true`
+
+// ReadDBConfig reads the in-database configuration through pool, calling
+// preConfig (a function name, optionally schema-qualified; empty for
+// none) first. It returns the values by name, without the pgrst. prefix.
+// It runs in a read-only transaction that is rolled back, so the
+// function's set_config calls end with it.
+func ReadDBConfig(ctx context.Context, pool *pgxpool.Pool, preConfig string) (map[string]string, error) {
+	names := make([]string, len(DBConfigNames))
+	for i, n := range DBConfigNames {
+		names[i] = "pgrst." + n
+	}
+	pre := sqltext.Const("")
+	if preConfig != "" {
+		pre = sqltext.Fmt(dbPreConfigSQL, functionName(preConfig))
+	}
+	query := sqltext.Fmt(dbConfigSQL, pre)
+
+	tx, err := pool.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
+	rows, err := tx.Query(ctx, query.String(), names)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			return nil, err
+		}
+		out[k] = v
+	}
+	return out, rows.Err()
+}
+
+// functionName quotes a function name that may be schema-qualified (the
+// part before the first dot is the schema), as db_pre_request's is.
+func functionName(name string) sqltext.SQL {
+	if schemaName, function, ok := strings.Cut(name, "."); ok {
+		return sqltext.Qualified(schemaName, function)
+	}
+	return sqltext.Ident(name)
+}

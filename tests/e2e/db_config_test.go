@@ -1,0 +1,152 @@
+package e2e
+
+import (
+	"net/http"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+)
+
+// dbConfigSchemas makes two schemas with one table each, readable by the
+// anonymous role, and removes them and every pgrst.* setting of the
+// authenticator when the test ends (other tests start servers that read
+// them).
+func dbConfigSchemas(t *testing.T) {
+	t.Helper()
+	sql(t, `create schema dbc_one; create schema dbc_two;
+	        create table dbc_one.t_one (id int); insert into dbc_one.t_one values (1);
+	        create table dbc_two.t_two (id int); insert into dbc_two.t_two values (2);
+	        grant usage on schema dbc_one, dbc_two to web_anon;
+	        grant select on dbc_one.t_one, dbc_two.t_two to web_anon;
+	        create table api.dbc_api (id int); insert into api.dbc_api values (3);
+	        grant select on api.dbc_api to web_anon, webuser;`)
+	t.Cleanup(func() {
+		resetAuthenticatorSettings(t)
+		sql(t, `drop schema dbc_one cascade; drop schema dbc_two cascade; drop table api.dbc_api;`)
+	})
+}
+
+// resetAuthenticatorSettings drops the authenticator's settings, general
+// and for this database.
+func resetAuthenticatorSettings(t *testing.T) {
+	t.Helper()
+	sql(t, `alter role authenticator reset all;
+	        do $$ begin execute format('alter role authenticator in database %I reset all', current_database()); end $$;`)
+}
+
+// setForDatabase runs ALTER ROLE authenticator IN DATABASE <this> SET name = value.
+func setForDatabase(t *testing.T, name, value string) {
+	t.Helper()
+	sql(t, `do $$ begin execute format('alter role authenticator in database %I set `+name+` = %L', current_database(), '`+value+`'); end $$;`)
+}
+
+// eventually retries check until it passes or 5 seconds pass.
+func eventually(t *testing.T, what string, check func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if check() {
+			return
+		}
+	}
+	t.Fatalf("%s did not happen within 5 seconds", what)
+}
+
+func TestInDatabaseConfiguration(t *testing.T) {
+	dbConfigSchemas(t)
+
+	t.Run("the role's setting for this database beats its general one and the Caddyfile", func(t *testing.T) {
+		sql(t, `alter role authenticator set pgrst.db_schemas = 'dbc_one'`)
+		setForDatabase(t, "pgrst.db_schemas", "dbc_two")
+		s := startServer(t) // the Caddyfile says db_schemas api
+		s.get(t, "/t_two").Expect(t, http.StatusOK, `[{"id":2}]`, nil)
+		s.get(t, "/t_one").expectError(t, http.StatusNotFound, "PGRST205")
+		s.get(t, "/dbc_api").expectError(t, http.StatusNotFound, "PGRST205")
+	})
+
+	t.Run("NOTIFY pgrst, 'reload config' applies a change without a restart", func(t *testing.T) {
+		resetAuthenticatorSettings(t)
+		s := startServer(t)
+		s.get(t, "/t_one").expectError(t, http.StatusNotFound, "PGRST205")
+		sql(t, `alter role authenticator set pgrst.db_schemas = 'dbc_one, dbc_two';
+		        alter role authenticator set pgrst.server_trace_header = 'X-Trace';
+		        notify pgrst, 'reload config'`)
+		eventually(t, "the reload", func() bool {
+			return s.get(t, "/t_one").Status == http.StatusOK
+		})
+		res := s.get(t, "/t_two", "Accept-Profile", "dbc_two", "X-Trace", "abc")
+		res.Expect(t, http.StatusOK, `[{"id":2}]`, map[string]string{"Content-Profile": "dbc_two", "X-Trace": "abc"})
+
+		t.Run("a configuration that is not valid is logged and the one in force stays", func(t *testing.T) {
+			sql(t, `alter role authenticator set pgrst.db_max_rows = 'lots'; notify pgrst, 'reload config'`)
+			time.Sleep(500 * time.Millisecond)
+			s.get(t, "/t_one").Expect(t, http.StatusOK, `[{"id":1}]`, nil)
+		})
+	})
+
+	t.Run("SIGUSR2 re-reads it, as it does for PostgREST", func(t *testing.T) {
+		resetAuthenticatorSettings(t)
+		s := startServer(t) // db_config is on: pgrest handles SIGUSR2
+		s.get(t, "/t_one").expectError(t, http.StatusNotFound, "PGRST205")
+		sql(t, `alter role authenticator set pgrst.db_schemas = 'dbc_one'`)
+		if err := syscall.Kill(syscall.Getpid(), syscall.SIGUSR2); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, "the reload on SIGUSR2", func() bool { return s.get(t, "/t_one").Status == http.StatusOK })
+	})
+
+	t.Run("settings PostgREST does not read from the database are ignored", func(t *testing.T) {
+		resetAuthenticatorSettings(t)
+		sql(t, `alter role authenticator set pgrst.db_uri = 'postgres://nobody@127.0.0.1:1/none';
+		        alter role authenticator set pgrst.db_channel = 'elsewhere';
+		        alter role authenticator set pgrst.server_port = '1'`)
+		s := startServer(t)
+		s.get(t, "/dbc_api").ExpectStatus(t, http.StatusOK)
+		// db_channel stayed pgrst: a reload notification there still works.
+		sql(t, `alter role authenticator set pgrst.db_schemas = 'dbc_one'; notify pgrst, 'reload config'`)
+		eventually(t, "the reload on pgrst", func() bool { return s.get(t, "/t_one").Status == http.StatusOK })
+	})
+
+	t.Run("db_config false reads nothing from the database", func(t *testing.T) {
+		resetAuthenticatorSettings(t)
+		sql(t, `alter role authenticator set pgrst.db_schemas = 'dbc_one'`)
+		s := startServer(t, "db_config false")
+		s.get(t, "/t_one").expectError(t, http.StatusNotFound, "PGRST205")
+		s.get(t, "/dbc_api").ExpectStatus(t, http.StatusOK)
+	})
+
+	t.Run("db_pre_config sets the settings with set_config; the role's win", func(t *testing.T) {
+		resetAuthenticatorSettings(t)
+		sql(t, `create schema dbc_conf;
+		        create function dbc_conf.pre_config() returns void language sql as $$
+		          select set_config('pgrst.db_schemas', 'dbc_one', true),
+		                 set_config('pgrst.client_error_verbosity', 'minimal', true),
+		                 set_config('pgrst.db_max_rows', '5', true)
+		        $$;
+		        grant usage on schema dbc_conf to authenticator;`)
+		t.Cleanup(func() { sql(t, `drop schema dbc_conf cascade`) })
+		sql(t, `alter role authenticator set pgrst.db_max_rows = '7'`)
+		sql(t, `create function dbc_one.nums() returns setof int language sql as 'select generate_series(1, 10)';
+		        grant execute on function dbc_one.nums() to web_anon;`)
+		s := startServer(t, "db_pre_config dbc_conf.pre_config")
+		s.get(t, "/t_one").Expect(t, http.StatusOK, `[{"id":1}]`, nil)
+		// db_max_rows: the role's 7 wins over the function's 5.
+		s.get(t, "/rpc/nums").Expect(t, http.StatusOK, `[1,2,3,4,5,6,7]`, nil)
+		expectMinimalError(t, s.get(t, "/nope"), http.StatusNotFound, "PGRST205")
+	})
+
+	t.Run("a jwt_secret from the database verifies tokens", func(t *testing.T) {
+		resetAuthenticatorSettings(t)
+		const dbSecret = "a-secret-that-only-the-database-knows-0123456789"
+		sql(t, `alter role authenticator set pgrst.jwt_secret = '`+dbSecret+`'`)
+		s := startServer(t)
+		tok, err := jwt.NewWithClaims(jwt.SigningMethodHS256, jwt.MapClaims{"role": "webuser"}).SignedString([]byte(dbSecret))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.get(t, "/dbc_api", bearer(tok)...).ExpectStatus(t, http.StatusOK)
+		s.get(t, "/dbc_api", bearer(token(t, jwt.MapClaims{"role": "webuser"}))...).
+			expectError(t, http.StatusUnauthorized, "PGRST301")
+	})
+}
