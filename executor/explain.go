@@ -25,9 +25,16 @@ import (
 // planKey is the context key of the plan a request asks for.
 type planKey struct{}
 
+// planRequest is a request's plan and the Accept header the client sent,
+// which the action sees replaced by the plan's For.
+type planRequest struct {
+	plan   apirequest.Plan
+	accept string
+}
+
 // planOf is the plan r asks for, if any.
-func planOf(ctx context.Context) (apirequest.Plan, bool) {
-	p, ok := ctx.Value(planKey{}).(apirequest.Plan)
+func planOf(ctx context.Context) (planRequest, bool) {
+	p, ok := ctx.Value(planKey{}).(planRequest)
 	return p, ok
 }
 
@@ -52,7 +59,7 @@ func (e *Executor) handleOrExplain(r *http.Request, req *apirequest.Request, cac
 	if !ok {
 		return e.handle(r, req, cache, id)
 	}
-	pr := r.Clone(context.WithValue(r.Context(), planKey{}, p))
+	pr := r.Clone(context.WithValue(r.Context(), planKey{}, planRequest{plan: p, accept: r.Header.Get("Accept")}))
 	pr.Header.Set("Accept", p.For)
 	_, err := e.handle(pr, req, cache, id)
 	var answer *planAnswer
@@ -68,10 +75,14 @@ func (e *Executor) handleOrExplain(r *http.Request, req *apirequest.Request, cac
 }
 
 // explainTransaction runs main's EXPLAIN in the request's transaction, as
-// transactWith would run main, and rolls back.
+// transactWith would run main, and rolls back. SQL sees the request's
+// headers as the client sent them (request.headers).
 func (e *Executor) explainTransaction(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity,
-	main sqlgen.Statement, opts txOptions, p apirequest.Plan) error {
-	statements := []sqlgen.Statement{e.settingsStatement(r, id, req.Schema, e.legacyClaims(cache),
+	main sqlgen.Statement, opts txOptions, pr planRequest) error {
+	p := pr.plan
+	sent := r.Clone(r.Context())
+	sent.Header.Set("Accept", pr.accept)
+	statements := []sqlgen.Statement{e.settingsStatement(sent, id, req.Schema, e.legacyClaims(cache),
 		cache.RoleSettings[id.Role], opts.settings)}
 	if !e.preRequest.SQL.IsEmpty() {
 		statements = append(statements, e.preRequest)

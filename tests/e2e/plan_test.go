@@ -249,3 +249,12 @@ func TestPlanOfFunctionCalls(t *testing.T) {
 		}
 	})
 }
+
+func TestPlanRequestHeadersAreTheClientsOwn(t *testing.T) {
+	s := startServer(t, "db_plan_enabled true", "db_pre_request api.plan_echo_accept")
+	const accept = `application/vnd.pgrst.plan+json; for="text/csv"`
+	e := s.get(t, "/plan_projects", planAccept, accept, "X-Echo-Accept", "yes").expectError(t, 400, "P0001")
+	if e["message"] != accept {
+		t.Errorf("request.headers held Accept %q, want %q", e["message"], accept)
+	}
+}

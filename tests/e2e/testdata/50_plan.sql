@@ -16,3 +16,13 @@ grant execute on function api.plan_projects_below(int) to web_anon;
 create function api.plan_add_project(id int, name text) returns api.plan_projects
   language sql volatile as $$ insert into api.plan_projects values (id, name) returning * $$;
 grant execute on function api.plan_add_project(int, text) to web_anon;
+
+-- A pre-request function that, asked by X-Echo-Accept, fails with the
+-- Accept header SQL sees in request.headers.
+create function api.plan_echo_accept() returns void language plpgsql as $$
+begin
+  if current_setting('request.headers', true)::json->>'x-echo-accept' = 'yes' then
+    raise exception '%', current_setting('request.headers', true)::json->>'accept';
+  end if;
+end $$;
+grant execute on function api.plan_echo_accept() to web_anon;
