@@ -32,7 +32,7 @@ type planRequest struct {
 	accept string
 }
 
-// planOf is the plan r asks for, if any.
+// planOf is the plan the request of ctx asks for, if any.
 func planOf(ctx context.Context) (planRequest, bool) {
 	p, ok := ctx.Value(planKey{}).(planRequest)
 	return p, ok
