@@ -45,6 +45,7 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //	    db_pool                     <n>
 //	    db_pool_acquisition_timeout <duration>
 //	    db_aggregates_enabled       true|false
+//	    db_plan_enabled             true|false
 //	    db_prepared_statements      true|false
 //	    db_tx_end                   commit|commit-allow-override|rollback|rollback-allow-override
 //	    db_channel                  <channel>
@@ -117,6 +118,8 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			h.DBPoolAcquisitionTimeout, err = durationArg(d, sub)
 		case "db_aggregates_enabled":
 			h.DBAggregatesEnabled, err = boolArg(d, sub)
+		case "db_plan_enabled":
+			h.DBPlanEnabled, err = boolArg(d, sub)
 		case "db_prepared_statements":
 			h.DBPreparedStatements, err = boolPtrArg(d, sub)
 		case "db_tx_end":

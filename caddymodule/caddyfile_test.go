@@ -92,6 +92,11 @@ func TestUnmarshalCaddyfile(t *testing.T) {
 			want:  Handler{DBAggregatesEnabled: true},
 		},
 		{
+			name:  "db_plan_enabled takes true",
+			input: "pgrest {\n db_plan_enabled true\n}",
+			want:  Handler{DBPlanEnabled: true},
+		},
+		{
 			name:  "db_prepared_statements takes false",
 			input: "pgrest {\n db_prepared_statements false\n}",
 			want:  Handler{DBPreparedStatements: new(false)},
@@ -306,6 +311,7 @@ func TestUnmarshalCaddyfileErrors(t *testing.T) {
 		{"db_pool_acquisition_timeout needs a duration", "pgrest {\n db_pool_acquisition_timeout soon\n}", []string{"db_pool_acquisition_timeout", `"soon" is not a duration`}},
 		{"db_pool_acquisition_timeout refuses zero", "pgrest {\n db_pool_acquisition_timeout 0s\n}", []string{"db_pool_acquisition_timeout", "more than 0"}},
 		{"db_aggregates_enabled needs a boolean", "pgrest {\n db_aggregates_enabled yes\n}", []string{"db_aggregates_enabled", "expected true or false"}},
+		{"db_plan_enabled needs a boolean", "pgrest {\n db_plan_enabled on\n}", []string{"db_plan_enabled", "expected true or false"}},
 		{"db_prepared_statements needs a boolean", "pgrest {\n db_prepared_statements off\n}", []string{"db_prepared_statements", "expected true or false"}},
 		{"db_channel_enabled needs a boolean", "pgrest {\n db_channel_enabled 1\n}", []string{"db_channel_enabled", "expected true or false"}},
 		{"jwt_secret_is_base64 needs a boolean", "pgrest {\n jwt_secret_is_base64 TRUE\n}", []string{"jwt_secret_is_base64", "expected true or false"}},

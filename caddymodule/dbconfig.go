@@ -52,6 +52,8 @@ func (h *Handler) setFromDB(name, v string) error {
 		}
 	case "db_max_rows":
 		h.DBMaxRows, err = dbInt(v)
+	case "db_plan_enabled":
+		h.DBPlanEnabled, err = dbBool(v, false)
 	case "db_pre_request":
 		h.DBPreRequest = v
 	case "db_prepared_statements":
@@ -100,9 +102,7 @@ func (h *Handler) setFromDB(name, v string) error {
 		h.ServerTraceHeader = v
 	default:
 		// db_pre_config is only read from the Caddyfile: it names the
-		// function that reads the others. db_plan_enabled and
-		// server_cors_allowed_origins are applied where those settings
-		// are handled.
+		// function that reads the others.
 	}
 	return err
 }

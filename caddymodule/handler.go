@@ -84,6 +84,10 @@ type Handler struct {
 	// Allows aggregate functions (count(), sum(), ...) in select.
 	DBAggregatesEnabled bool `json:"db_aggregates_enabled,omitempty"`
 
+	// Answers Accept: application/vnd.pgrst.plan with the EXPLAIN of the
+	// request's statement (writes are rolled back). Default: false.
+	DBPlanEnabled bool `json:"db_plan_enabled,omitempty"`
+
 	// Prepares statements and reuses them per connection. Default: true;
 	// set it to false behind PgBouncer in transaction pooling mode.
 	DBPreparedStatements *bool `json:"db_prepared_statements,omitempty"`

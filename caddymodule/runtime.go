@@ -86,6 +86,7 @@ func (l *liveConfig) build(eff *Handler) (*runtime, error) {
 		MaxRows:                eff.DBMaxRows,
 		PoolAcquisitionTimeout: time.Duration(eff.DBPoolAcquisitionTimeout),
 		AggregatesEnabled:      eff.DBAggregatesEnabled,
+		PlanEnabled:            eff.DBPlanEnabled,
 		PreparedStatements:     *eff.DBPreparedStatements,
 		TxEnd:                  executor.TxEnd(eff.DBTxEnd),
 		Channel:                eff.DBChannel,

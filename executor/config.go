@@ -66,6 +66,8 @@ type Config struct {
 	PoolAcquisitionTimeout time.Duration
 	// AggregatesEnabled allows count(), sum(), ... in select.
 	AggregatesEnabled bool
+	// PlanEnabled answers the plan media type with the statement's EXPLAIN.
+	PlanEnabled bool
 	// PreparedStatements names and reuses statements per connection; off
 	// for PgBouncer in transaction mode.
 	PreparedStatements bool

@@ -145,7 +145,7 @@ func (e *Executor) Serve(w http.ResponseWriter, r *http.Request, id jwtauth.Iden
 		now := time.Now()
 		timing.parse, mark = now.Sub(mark), now
 	}
-	out, err := e.handle(r, req, cache, id)
+	out, err := e.handleOrExplain(r, req, cache, id)
 	if err != nil {
 		apierr.Write(w, r, e.asAPIError(err, id))
 		return

@@ -42,6 +42,9 @@ type txOptions struct {
 // transactWith is transact with options.
 func (e *Executor) transactWith(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity,
 	main sqlgen.Statement, opts txOptions) (*output, []*txResult, error) {
+	if p, ok := planOf(r.Context()); ok {
+		return nil, nil, e.explainTransaction(r, req, cache, id, main, opts, p)
+	}
 	commit, applied := e.txOutcome(req.Preferences)
 	statements := make([]sqlgen.Statement, 0, 3+len(opts.extras))
 	statements = append(statements, e.settingsStatement(r, id, req.Schema, e.legacyClaims(cache),

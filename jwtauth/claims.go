@@ -97,22 +97,21 @@ func (t *timeClaims) expired(now time.Time) bool {
 	return t.has[0] && float64(now.Unix())-clockSkew > t.at[0]
 }
 
-// checkAudience applies jwt_aud. As in RFC 7519 §4.1.3 and PostgREST, a
-// token without aud (or with aud null) is not checked; an empty array names
-// no audience and is refused (PostgREST accepts it; the RFC does not).
+// checkAudience checks aud as PostgREST does: a present aud must be a
+// string or an array of strings whether or not jwt_aud is set; with jwt_aud
+// set, a string must equal it and an array must hold it. A token without
+// aud (or with aud null) and one whose aud is an empty array are valid for
+// every audience (RFC 7519 §4.1.3 leaves the empty array to the server).
 func checkAudience(claims map[string]any, want string) *apierr.Error {
-	if want == "" {
-		return nil
-	}
 	switch aud := claims["aud"].(type) {
 	case nil:
 		return nil
 	case string:
-		if aud == want {
+		if want == "" || aud == want {
 			return nil
 		}
 	case []any:
-		found := false
+		found := len(aud) == 0 || want == ""
 		for _, a := range aud {
 			s, ok := a.(string)
 			if !ok {

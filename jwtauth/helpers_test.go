@@ -163,6 +163,8 @@ func newVerifier(t testing.TB, cfg Config) *Verifier {
 // or (code "") a role, the Authenticated flag and, when set, ClaimsJSON.
 type outcome struct {
 	code, message string
+	// details is the error's details; "" wants null.
+	details       string
 	role          string
 	authenticated bool
 	claimsJSON    string
@@ -174,6 +176,18 @@ func ok(role string, authenticated bool) outcome {
 
 func fails(code, message string) outcome { return outcome{code: code, message: message} }
 
+// failsWith is fails with details.
+func failsWith(code, message, details string) outcome {
+	return outcome{code: code, message: message, details: details}
+}
+
+// The PGRST301 refusals of a token that parsed, as PostgREST words them.
+var (
+	noKeyFound  = failsWith("PGRST301", "No suitable key or wrong key type", "No suitable key was found to decode the JWT")
+	noKeyDecode = failsWith("PGRST301", "No suitable key or wrong key type", "None of the keys was able to decode the JWT")
+	unsecured   = failsWith("PGRST301", "Wrong or unsupported encoding algorithm", "JWT is unsecured but expected 'alg' was not 'none'")
+)
+
 func expect(t *testing.T, id Identity, err *apierr.Error, want outcome) {
 	t.Helper()
 	if want.code != "" {
@@ -182,6 +196,13 @@ func expect(t *testing.T, id Identity, err *apierr.Error, want outcome) {
 		}
 		if err.Code != want.code || err.Message != want.message {
 			t.Fatalf("got error %s %q, want %s %q", err.Code, err.Message, want.code, want.message)
+		}
+		var wantDetails any
+		if want.details != "" {
+			wantDetails = want.details
+		}
+		if err.Details != wantDetails {
+			t.Fatalf("got details %#v, want %#v", err.Details, wantDetails)
 		}
 		return
 	}

@@ -25,6 +25,15 @@ const (
 	msgBadAlgorithm = "Wrong or unsupported encoding algorithm"
 )
 
+// PGRST301 details. PostgREST passes on the words of its JOSE library
+// (jose-jwt) for the failures that carry them: which keys were looked at,
+// and the unsecured token.
+const (
+	detailsNoKeyFound  = "No suitable key was found to decode the JWT"
+	detailsNoKeyDecode = "None of the keys was able to decode the JWT"
+	detailsUnsecured   = "JWT is unsecured but expected 'alg' was not 'none'"
+)
+
 // Verifier authenticates requests with one configuration. It is safe for
 // concurrent use.
 type Verifier struct {
@@ -176,23 +185,29 @@ type tokenHeader struct {
 // payload of the first that does. Key choice looks at the header only to
 // narrow the keys (by kid and by the alg's key family); whether the alg is
 // acceptable is decided by each key's own algorithm list.
+//
+// The errors follow PostgREST's: a token that does not parse (a segment
+// that is not base64url, a header that is not JSON or names no known
+// algorithm) is "JWT cryptographic operation failed"; alg "none" is "Wrong
+// or unsupported encoding algorithm"; a parsed token that no key may
+// verify, or that none of them verifies, is "No suitable key or wrong key
+// type", the details telling the two apart.
 func (v *Verifier) verifySignature(token string) ([]byte, *apierr.Error) {
 	alg, kid, ok := decodeHeader(token[:strings.IndexByte(token, '.')])
 	if !ok {
 		return nil, apierr.JWTDecode(msgBadCrypto, "")
 	}
+	if alg == "none" {
+		return nil, apierr.JWTDecode(msgBadAlgorithm, detailsUnsecured)
+	}
 	family, supported := algFamily[alg]
-	if !supported {
-		return nil, apierr.JWTDecode(msgBadAlgorithm, "")
+	if !supported || !segmentsDecode(token) {
+		return nil, apierr.JWTDecode(msgBadCrypto, "")
 	}
 	byKid := kid != "" && v.kidKeys
-	sawFamily, tried := false, false
+	tried := false
 	for _, k := range v.keys {
-		if (byKid && k.kid != kid) || k.family != family {
-			continue
-		}
-		sawFamily = true
-		if !k.allows(alg) {
+		if (byKid && k.kid != kid) || k.family != family || !k.allows(alg) {
 			continue
 		}
 		tried = true
@@ -200,14 +215,20 @@ func (v *Verifier) verifySignature(token string) ([]byte, *apierr.Error) {
 			return raw, nil
 		}
 	}
-	switch {
-	case tried:
-		return nil, apierr.JWTDecode(msgBadCrypto, "")
-	case sawFamily:
-		return nil, apierr.JWTDecode(msgBadAlgorithm, "")
-	default:
-		return nil, apierr.JWTDecode(msgNoKey, "")
+	if tried {
+		return nil, apierr.JWTDecode(msgNoKey, detailsNoKeyDecode)
 	}
+	return nil, apierr.JWTDecode(msgNoKey, detailsNoKeyFound)
+}
+
+// segmentsDecode says whether the payload and signature are base64url, as
+// a token must be to parse at all; the header was decoded already.
+func segmentsDecode(token string) bool {
+	first, last := strings.IndexByte(token, '.'), strings.LastIndexByte(token, '.')
+	enc := base64.RawURLEncoding
+	_, errPayload := enc.DecodeString(token[first+1 : last])
+	_, errSig := enc.DecodeString(token[last+1:])
+	return errPayload == nil && errSig == nil
 }
 
 // decodeHeader reads alg and kid. A kid that is not a string names no key

@@ -108,7 +108,11 @@ func Negotiate(accept string, offered []MediaType) (Representation, *apierr.Erro
 	}
 	names := make([]string, 0, len(items))
 	for _, it := range items {
-		names = append(names, it.typ)
+		name, isPlan := planAcceptName(it)
+		if !isPlan {
+			name = it.typ
+		}
+		names = append(names, name)
 	}
 	return Representation{}, apierr.NotAcceptable(names)
 }

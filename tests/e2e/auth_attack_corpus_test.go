@@ -170,38 +170,45 @@ func TestAuthAttackCorpusEveryHostileTokenIsRefusedOrRunsAsItsValidRole(t *testi
 	var passphrase []attackCase
 	passphrase = append(passphrase, runsAs("a valid token runs as its role (the control)", valid, "auth_alice"))
 
+	// Only "none" itself is the unsecured algorithm; PostgREST's JOSE
+	// library knows no other spelling, so those are tokens that do not
+	// parse.
 	for _, alg := range []string{"none", "None", "NONE", "nOnE"} {
 		header := `{"alg":"` + alg + `","typ":"JWT"}`
+		message := "JWT cryptographic operation failed"
+		if alg == "none" {
+			message = "Wrong or unsupported encoding algorithm"
+		}
 		passphrase = append(passphrase,
 			refused("alg "+alg+" with an empty signature is refused", attackRaw(header, alice, nil),
-				401, "PGRST301", "Wrong or unsupported encoding algorithm"),
+				401, "PGRST301", message),
 			refused("alg "+alg+" with the signature of a valid token is refused",
 				attackReplaceSig(attackRaw(header, alice, nil), valid[strings.LastIndexByte(valid, '.')+1:]),
-				401, "PGRST301", "Wrong or unsupported encoding algorithm"),
+				401, "PGRST301", message),
 			refused("alg "+alg+" with a garbage signature is refused", attackRaw(header, alice, []byte("signature")),
-				401, "PGRST301", "Wrong or unsupported encoding algorithm"))
+				401, "PGRST301", message))
 	}
 	passphrase = append(passphrase,
 		refused("an alg that is not a string is refused", authHS256Raw(`{"alg":256,"typ":"JWT"}`, alice),
-			401, "PGRST301", "Wrong or unsupported encoding algorithm"),
+			401, "PGRST301", "JWT cryptographic operation failed"),
 		refused("a header without alg is refused", authHS256Raw(`{"typ":"JWT"}`, alice),
-			401, "PGRST301", "Wrong or unsupported encoding algorithm"),
+			401, "PGRST301", "JWT cryptographic operation failed"),
 
 		// Bad signatures.
 		refused("a signature with one flipped bit is refused", attackFlipByte(t, valid),
-			401, "PGRST301", "JWT cryptographic operation failed"),
+			401, "PGRST301", "No suitable key or wrong key type"),
 		refused("a signature cut in half is refused", valid[:len(valid)-21],
-			401, "PGRST301", "JWT cryptographic operation failed"),
+			401, "PGRST301", "No suitable key or wrong key type"),
 		refused("an empty signature is refused", attackReplaceSig(valid, ""),
-			401, "PGRST301", "JWT cryptographic operation failed"),
+			401, "PGRST301", "No suitable key or wrong key type"),
 		refused("the signature of another token is refused", attackReplaceSig(valid, bob[strings.LastIndexByte(bob, '.')+1:]),
-			401, "PGRST301", "JWT cryptographic operation failed"),
+			401, "PGRST301", "No suitable key or wrong key type"),
 		refused("a signature in padded standard base64 is refused",
 			attackReplaceSig(valid, base64.StdEncoding.EncodeToString([]byte(strings.Repeat("\xff", 32)))),
 			401, "PGRST301", "JWT cryptographic operation failed"),
 		refused("a token signed with the passphrase's first 31 bytes is refused",
 			authSign(t, jwt.SigningMethodHS256, []byte(jwtSecret[:31]), "", aliceClaims()),
-			401, "PGRST301", "JWT cryptographic operation failed"),
+			401, "PGRST301", "No suitable key or wrong key type"),
 
 		// Time claims (30 s of clock skew are allowed).
 		refused("an expired token is refused", token(t, jwt.MapClaims{"role": "auth_alice", "exp": authNow(-time.Hour)}),
@@ -299,7 +306,7 @@ func TestAuthAttackCorpusEveryHostileTokenIsRefusedOrRunsAsItsValidRole(t *testi
 		refused("a token naming an unknown kid is refused", attackWithKid(t, jwt.SigningMethodRS256, rsa1, "rsa-3", aliceClaims()),
 			401, "PGRST301", "No suitable key or wrong key type"),
 		refused("a token signed by rsa-2 naming rsa-1 is refused", attackWithKid(t, jwt.SigningMethodRS256, rsa2, "rsa-1", aliceClaims()),
-			401, "PGRST301", "JWT cryptographic operation failed"),
+			401, "PGRST301", "No suitable key or wrong key type"),
 		refused("an RS256 token naming the EC key is refused", attackWithKid(t, jwt.SigningMethodRS256, rsa1, "ec-1", aliceClaims()),
 			401, "PGRST301", "No suitable key or wrong key type"),
 		refused("a kid with a path traversal names no key", attackWithKid(t, jwt.SigningMethodRS256, rsa1, "../../../../etc/passwd", aliceClaims()),
@@ -309,11 +316,11 @@ func TestAuthAttackCorpusEveryHostileTokenIsRefusedOrRunsAsItsValidRole(t *testi
 		refused("a very long kid names no key", attackWithKid(t, jwt.SigningMethodRS256, rsa1, strings.Repeat("k", 8<<10), aliceClaims()),
 			401, "PGRST301", "No suitable key or wrong key type"),
 		refused("an empty-string kid from an unknown key is refused", attackWithKid(t, jwt.SigningMethodRS256, authRSAKey(t), "", aliceClaims()),
-			401, "PGRST301", "JWT cryptographic operation failed"),
+			401, "PGRST301", "No suitable key or wrong key type"),
 		refused("a PS256 token from rsa-1 is refused: its JWK pins RS256", attackWithKid(t, jwt.SigningMethodPS256, rsa1, "rsa-1", aliceClaims()),
-			401, "PGRST301", "Wrong or unsupported encoding algorithm"),
+			401, "PGRST301", "No suitable key or wrong key type"),
 		refused("an ES384 token naming the P-256 key is refused", attackWithKid(t, jwt.SigningMethodES384, authECKey(t, elliptic.P384()), "ec-1", aliceClaims()),
-			401, "PGRST301", "Wrong or unsupported encoding algorithm"),
+			401, "PGRST301", "No suitable key or wrong key type"),
 		refused("an HS256 token signed with the passphrase is refused: no key is symmetric", token(t, aliceClaims()),
 			401, "PGRST301", "No suitable key or wrong key type"),
 	)
@@ -324,7 +331,7 @@ func TestAuthAttackCorpusEveryHostileTokenIsRefusedOrRunsAsItsValidRole(t *testi
 		jwks = append(jwks,
 			runsAs("a kid "+name+" signed by rsa-2 still verifies against the set", attackWithKid(t, jwt.SigningMethodRS256, rsa2, kid, aliceClaims()), "auth_alice"),
 			refused("a kid "+name+" signed by an unknown key is refused", attackWithKid(t, jwt.SigningMethodRS256, authRSAKey(t), kid, aliceClaims()),
-				401, "PGRST301", "JWT cryptographic operation failed"))
+				401, "PGRST301", "No suitable key or wrong key type"))
 	}
 	for _, key := range []struct {
 		name string
@@ -362,10 +369,10 @@ func TestAuthAttackCorpusEveryHostileTokenIsRefusedOrRunsAsItsValidRole(t *testi
 			mixedCases = append(mixedCases,
 				refused("an HS256 token keyed with "+key.name+" as "+form+" fails the HMAC check",
 					attackHMAC(t, `{"alg":"HS256","typ":"JWT"}`, alice, b),
-					401, "PGRST301", "JWT cryptographic operation failed"),
+					401, "PGRST301", "No suitable key or wrong key type"),
 				refused("an HS256 token keyed with "+key.name+" as "+form+" naming hs-1 fails the HMAC check",
 					attackHMAC(t, `{"alg":"HS256","typ":"JWT","kid":"hs-1"}`, alice, b),
-					401, "PGRST301", "JWT cryptographic operation failed"))
+					401, "PGRST301", "No suitable key or wrong key type"))
 		}
 	}
 	attackSuite(t, "with a JWKS mixing a symmetric and public keys", []string{authInline(mixed)}, mixedCases)

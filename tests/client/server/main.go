@@ -166,6 +166,7 @@ func startCaddy(authDSN, logPath string) (string, error) {
 		"db_schemas":            strings.Join(fixtures.ExposedSchemas(), " "),
 		"db_anon_role":          fixtures.AnonRole,
 		"db_aggregates_enabled": "true",
+		"db_plan_enabled":       "true",
 		"jwt_secret":            jwtSecret,
 	}, pgresttest.Options{LogFile: logPath})
 	for _, w := range warnings {

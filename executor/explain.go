@@ -1,0 +1,116 @@
+package executor
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net/http"
+
+	apierr "github.com/pgrest/caddy-pgrest/errors"
+	"github.com/pgrest/caddy-pgrest/executor/apirequest"
+	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
+	"github.com/pgrest/caddy-pgrest/jwtauth"
+)
+
+// Execution plans (db_plan_enabled, Accept: application/vnd.pgrst.plan).
+//
+// A plan request runs the action it names as usual, negotiated for the
+// media type the plan is for, up to its transaction: there the main
+// statement is wrapped in EXPLAIN, the transaction always rolls back (even
+// with analyze, which runs the statement), and the plan is the response.
+// The plan travels in the request's context from handleOrExplain to
+// transactWith, so the actions need no plan code of their own.
+
+// planKey is the context key of the plan a request asks for.
+type planKey struct{}
+
+// planRequest is a request's plan and the Accept header the client sent,
+// which the action sees replaced by the plan's For.
+type planRequest struct {
+	plan   apirequest.Plan
+	accept string
+}
+
+// planOf is the plan the request of ctx asks for, if any.
+func planOf(ctx context.Context) (planRequest, bool) {
+	p, ok := ctx.Value(planKey{}).(planRequest)
+	return p, ok
+}
+
+// planAnswer carries the plan response from transactWith past the
+// action's own reading of its result: it is returned as an error so that
+// every action passes it on unread.
+type planAnswer struct{ out *output }
+
+func (*planAnswer) Error() string { return "execution plan answered" }
+
+// planForMedia are the representations a plan's for= may name: the
+// builtin ones of a statement's result.
+var planForMedia = []apirequest.MediaType{apirequest.MediaJSON, apirequest.MediaSingleObject, apirequest.MediaCSV}
+
+// handleOrExplain answers req, or its execution plan when the client asks
+// for one and plans are enabled.
+func (e *Executor) handleOrExplain(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity) (*output, error) {
+	switch req.Action {
+	case apirequest.ActionInfo, apirequest.ActionInspect:
+		return e.handle(r, req, cache, id)
+	}
+	p, ok, aerr := apirequest.NegotiatePlan(r.Header.Get("Accept"), planForMedia, e.cfg.PlanEnabled)
+	if aerr != nil {
+		return nil, aerr
+	}
+	if !ok {
+		return e.handle(r, req, cache, id)
+	}
+	pr := r.Clone(context.WithValue(r.Context(), planKey{}, planRequest{plan: p, accept: r.Header.Get("Accept")}))
+	pr.Header.Set("Accept", p.For)
+	_, err := e.handle(pr, req, cache, id)
+	var answer *planAnswer
+	if errors.As(err, &answer) {
+		return answer.out, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	// Every action ends in transactWith; one that answered without it
+	// has no statement to explain.
+	return nil, apierr.Internal("no statement to explain")
+}
+
+// explainTransaction runs main's EXPLAIN in the request's transaction, as
+// transactWith would run main, and rolls back. SQL sees the request's
+// headers as the client sent them (request.headers).
+func (e *Executor) explainTransaction(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity,
+	main sqlgen.Statement, opts txOptions, pr planRequest) error {
+	p := pr.plan
+	sent := r.Clone(r.Context())
+	sent.Header.Set("Accept", pr.accept)
+	statements := []sqlgen.Statement{e.settingsStatement(sent, id, req.Schema, e.legacyClaims(cache),
+		cache.RoleSettings[id.Role], opts.settings)}
+	if !e.preRequest.SQL.IsEmpty() {
+		statements = append(statements, e.preRequest)
+	}
+	statements = append(statements, sqlgen.Explain(main, p))
+	spec := &txSpec{readOnly: opts.readOnly, statements: statements, role: id.Role, decided: true, commit: false}
+	results, err := e.runOnPool(r.Context(), spec, nil)
+	if err != nil {
+		return err
+	}
+	out := &output{status: http.StatusOK, contentType: p.ContentType(), body: planBody(results[len(results)-1])}
+	if r.Method == http.MethodHead {
+		out.noBody = true
+	}
+	return &planAnswer{out: out}
+}
+
+// planBody is EXPLAIN's output: the one JSON value, or the lines of text.
+func planBody(res *txResult) []byte {
+	lines := make([][]byte, 0, len(res.rows))
+	for _, row := range res.rows {
+		if len(row) > 0 {
+			lines = append(lines, row[0])
+		}
+	}
+	return bytes.Join(lines, []byte("\n"))
+}
