@@ -63,6 +63,7 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //	    }
 //	    server_timing_enabled       true|false
 //	    max_body_size               <size>
+//	    server_cors_allowed_origins <origin> [<origin>...]
 //	}
 //
 // db_role_claim_key is accepted for jwt_role_claim_key. Lists
@@ -145,6 +146,8 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			h.ServerTimingEnabled, err = boolArg(d, sub)
 		case "max_body_size":
 			h.MaxBodySize, err = sizeArg(d, sub)
+		case "server_cors_allowed_origins":
+			h.ServerCORSAllowedOrigins, err = listArgs(d, sub, false)
 		default:
 			return d.Errf("unrecognized subdirective %q", sub)
 		}
