@@ -103,7 +103,9 @@ func caddyfile(port int, dirs map[string]string, opts Options) string {
 	}
 	handler := fmt.Sprintf("\tpgrest {\n%s\t}\n", pgrest.String())
 	if opts.Mount != "" {
-		handler = fmt.Sprintf("\thandle_path %s/* {\n%s\t}\n", opts.Mount, handler)
+		// One tab deeper inside handle_path, as caddy fmt writes it.
+		nested := strings.ReplaceAll(strings.TrimSuffix(handler, "\n"), "\n", "\n\t")
+		handler = fmt.Sprintf("\thandle_path %s/* {\n\t%s\n\t}\n", opts.Mount, nested)
 	}
 	return fmt.Sprintf("{\n\tadmin off\n\tauto_https off\n\tpersist_config off\n%s}\n"+
 		"http://127.0.0.1:%d {\n%s%s}\n", global.String(), port, site.String(), handler)

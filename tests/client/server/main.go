@@ -80,6 +80,10 @@ type suite struct {
 	mount string
 	// nodeMajor is the oldest Node.js major version the suite runs on.
 	nodeMajor int
+	// directives are pgrest subdirective lines the suite needs beyond the
+	// common ones (see pgresttest.Directives), such as "db_plan_enabled
+	// true" for postgrest-js's .explain().
+	directives []string
 }
 
 var suites = map[string]suite{
@@ -176,7 +180,7 @@ func run() int {
 	}
 	defer os.RemoveAll(logDir)
 	logPath := filepath.Join(logDir, "caddy.log")
-	siteURL, err := startCaddy(authDSN, logPath, st.mount)
+	siteURL, err := startCaddy(authDSN, logPath, st)
 	if err != nil {
 		return fail(err)
 	}
@@ -223,18 +227,18 @@ func run() int {
 }
 
 // startCaddy loads a Caddy config, adapted from a Caddyfile as a user would
-// write it, serving pgrest on a free loopback port, under mount when it is
-// set; it returns the site's URL. Caddy's log and the access log go to
+// write it, serving pgrest on a free loopback port as the suite st wants
+// it; it returns the site's URL. Caddy's log and the access log go to
 // logPath, not to the terminal, where they would bury node's report; run
 // prints the log's end when tests fail.
-func startCaddy(authDSN, logPath, mount string) (string, error) {
-	s, warnings, err := pgresttest.Serve(map[string]string{
+func startCaddy(authDSN, logPath string, st suite) (string, error) {
+	s, warnings, err := pgresttest.Serve(pgresttest.Directives(map[string]string{
 		"db_uri":                pgresttest.Quote(authDSN),
 		"db_schemas":            strings.Join(fixtures.ExposedSchemas(), " "),
 		"db_anon_role":          fixtures.AnonRole,
 		"db_aggregates_enabled": "true",
 		"jwt_secret":            jwtSecret,
-	}, pgresttest.Options{LogFile: logPath, Mount: mount})
+	}, st.directives...), pgresttest.Options{LogFile: logPath, Mount: st.mount})
 	for _, w := range warnings {
 		logf("Caddyfile warning: %s", w)
 	}
