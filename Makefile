@@ -23,10 +23,13 @@ TEST_TIMEOUT ?= 30m
 GO_TEST_FLAGS ?= -race -count=1 -p 1 -timeout $(TEST_TIMEOUT)
 PKGS ?= ./...
 
-# The JavaScript client suite: postgrest-js against pgrest, run by the
-# launcher in tests/client/server. CLIENT_TEST_ARGS go to node --test, e.g.
+# The JavaScript client suites, run by the launcher in tests/client/server:
+# postgrest-js 1.x (tests/client), then the current postgrest-js and
+# supabase-js 2.x on Node 22 with pgrest under /rest/v1 (tests/client2).
+# CLIENT_TEST_ARGS go to node --test of the first, e.g.
 # make test-client CLIENT_TEST_ARGS=tests/client/rpc.test.mjs
 CLIENT_DIR ?= tests/client
+CLIENT2_DIR ?= tests/client2
 CLIENT_TEST_ARGS ?=
 
 .PHONY: all build test fmt-check vet test-go test-client bench fuzz demo demo-stop clean
@@ -53,6 +56,8 @@ test-go:
 test-client:
 	cd $(CLIENT_DIR) && npm ci --no-audit --no-fund
 	$(GO) run ./$(CLIENT_DIR)/server $(CLIENT_TEST_ARGS)
+	cd $(CLIENT2_DIR) && npm ci --no-audit --no-fund
+	PGREST_CLIENT_SUITE=client2 $(GO) run ./$(CLIENT_DIR)/server
 
 bench:
 	$(GO) run ./tests/bench $(BENCH_FLAGS)

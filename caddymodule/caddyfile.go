@@ -64,6 +64,7 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //	    }
 //	    server_timing_enabled       true|false
 //	    max_body_size               <size>
+//	    server_cors_allowed_origins <origin> [<origin>...]
 //	    ...                         (the rest: see unmarshalSetting)
 //	}
 //
@@ -156,6 +157,8 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			h.ServerTimingEnabled, err = boolArg(d, sub)
 		case "max_body_size":
 			h.MaxBodySize, err = sizeArg(d, sub)
+		case "server_cors_allowed_origins":
+			h.ServerCORSAllowedOrigins, err = listArgs(d, sub, false)
 		default:
 			var known bool
 			if known, err = h.unmarshalSetting(d, name, sub); !known {

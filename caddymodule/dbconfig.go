@@ -96,6 +96,8 @@ func (h *Handler) setFromDB(name, v string) error {
 		h.OpenAPISecurityActive, err = dbBool(v, false)
 	case "openapi_server_proxy_uri":
 		h.OpenAPIServerProxyURI = v
+	case "server_cors_allowed_origins":
+		h.ServerCORSAllowedOrigins = dbList(v)
 	case "server_timing_enabled":
 		h.ServerTimingEnabled, err = dbBool(v, false)
 	case "server_trace_header":

@@ -152,6 +152,12 @@ type Handler struct {
 	// (10485760).
 	MaxBodySize int64 `json:"max_body_size,omitempty"`
 
+	// The origins browsers may call from, such as
+	// `https://app.example.com`. Empty (default) allows every origin with
+	// `Access-Control-Allow-Origin: *`; otherwise a listed origin is echoed
+	// with credentials allowed and any other gets no CORS headers.
+	ServerCORSAllowedOrigins []string `json:"server_cors_allowed_origins,omitempty"`
+
 	Settings
 
 	logger  *zap.Logger
@@ -411,6 +417,9 @@ func (h Handler) Validate() error {
 			return fmt.Errorf("app_settings: %w", err)
 		}
 	}
+	if err := checkCORSOrigins(h.ServerCORSAllowedOrigins); err != nil {
+		return err
+	}
 	return h.validateSettings()
 }
 
@@ -491,12 +500,16 @@ func (h *Handler) appSettings(repl *caddy.Replacer) ([]executor.Setting, error) 
 	return out, nil
 }
 
-// ServeHTTP authenticates the request and hands it to the executor. The
-// token is checked before any pool connection is taken. Contract errors are
-// written here, never returned to Caddy, whose error routes would replace
-// the JSON body.
+// ServeHTTP answers CORS preflights (before authentication: a browser sends
+// no token with one), then authenticates the request and hands it to the
+// executor. The token is checked before any pool connection is taken.
+// Contract errors are written here, never returned to Caddy, whose error
+// routes would replace the JSON body.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.Handler) error {
 	rt := h.live.current.Load()
+	if serveCORS(w, r, rt.corsOrigins) {
+		return nil
+	}
 	if rt.traceHeader != "" {
 		if v := r.Header.Values(rt.traceHeader); len(v) > 0 {
 			w.Header()[rt.traceHeader] = slices.Clone(v)

@@ -28,6 +28,9 @@ type runtime struct {
 	traceHeader   string
 	minimalErrors bool
 	timing        bool
+	// corsOrigins is server_cors_allowed_origins; empty allows every
+	// origin.
+	corsOrigins []string
 }
 
 // liveConfig holds the runtime in force and what rebuilding it takes.
@@ -121,6 +124,7 @@ func (l *liveConfig) build(eff *Handler) (*runtime, error) {
 		traceHeader:   http.CanonicalHeaderKey(eff.ServerTraceHeader),
 		minimalErrors: eff.ClientErrorVerbosity == verbosityMinimal,
 		timing:        eff.ServerTimingEnabled,
+		corsOrigins:   eff.ServerCORSAllowedOrigins,
 	}, nil
 }
 

@@ -50,6 +50,10 @@ type Options struct {
 	LogFile string
 	// LogLevel, when set, is the level of Caddy's log (e.g. "ERROR").
 	LogLevel string
+	// Mount, when set, is a path such as "/rest/v1" that pgrest serves
+	// under, the prefix stripped (handle_path <Mount>/*), as Supabase lays
+	// it out. The server's URL stays the site's.
+	Mount string
 }
 
 // Directives returns a copy of base with lines applied: a line "name
@@ -97,8 +101,14 @@ func caddyfile(port int, dirs map[string]string, opts Options) string {
 	for _, n := range names {
 		fmt.Fprintf(&pgrest, "\t\t%s %s\n", n, dirs[n])
 	}
+	handler := fmt.Sprintf("\tpgrest {\n%s\t}\n", pgrest.String())
+	if opts.Mount != "" {
+		// One tab deeper inside handle_path, as caddy fmt writes it.
+		nested := strings.ReplaceAll(strings.TrimSuffix(handler, "\n"), "\n", "\n\t")
+		handler = fmt.Sprintf("\thandle_path %s/* {\n\t%s\n\t}\n", opts.Mount, nested)
+	}
 	return fmt.Sprintf("{\n\tadmin off\n\tauto_https off\n\tpersist_config off\n%s}\n"+
-		"http://127.0.0.1:%d {\n%s\tpgrest {\n%s\t}\n}\n", global.String(), port, site.String(), pgrest.String())
+		"http://127.0.0.1:%d {\n%s%s}\n", global.String(), port, site.String(), handler)
 }
 
 // Quote makes v one Caddyfile token: backquoted when it holds spaces,

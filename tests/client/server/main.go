@@ -1,21 +1,36 @@
-// Command server runs pgrest's client suite: it starts a throwaway
+// Command server runs pgrest's client suites: it starts a throwaway
 // PostgreSQL (tests/pgtest), loads the read API fixture (tests/fixtures) and
-// the suite's own tests/client/fixture.sql, serves pgrest through a real
-// Caddy config on a free loopback port, runs the postgrest-js tests with
-// Node's test runner and stops everything again. Its exit code is node's.
+// the suites' tests/client/fixture.sql, serves pgrest through a real Caddy
+// config on a free loopback port, runs a suite's tests with Node's test
+// runner and stops everything again. Its exit code is node's.
 //
-// Run it from the module root (make test-client does, after npm ci):
+// There are two suites:
+//
+//	client   tests/client: postgrest-js 1.x on Node 20 or newer, pgrest at
+//	         the site's root
+//	client2  tests/client2: the current postgrest-js and supabase-js 2.x on
+//	         Node 22 or newer (`npx -p node@22` when the node in PATH is
+//	         older), pgrest under /rest/v1 as Supabase lays it out
+//
+// PGREST_CLIENT_SUITE names the suite (default client); test files named
+// as arguments pick theirs. Run it from the module root (make test-client
+// runs both, after npm ci in each folder):
 //
 //	go run ./tests/client/server                        # every tests/client/*.test.mjs
 //	go run ./tests/client/server tests/client/rpc.test.mjs
 //	go run ./tests/client/server --test-reporter=spec   # more arguments for node --test
+//	PGREST_CLIENT_SUITE=client2 go run ./tests/client/server
 //
 // Arguments go to node --test; when none of them names a file, every
-// *.test.mjs of tests/client runs. The tests get the environment
+// *.test.mjs of the suite's folder runs. The tests get the environment
 //
-//	PGREST_URL         the server's base URL (http://127.0.0.1:<port>)
-//	PGREST_JWT_SECRET  the HS256 secret the server verifies tokens with
-//	PGREST_USER_TOKEN  a token signed with it for the role webuser (sub "client-suite")
+//	PGREST_URL          pgrest's base URL (http://127.0.0.1:<port>, then
+//	                    /rest/v1 for client2)
+//	PGREST_SUPABASE_URL the site's URL, for supabase-js's createClient
+//	PGREST_JWT_SECRET   the HS256 secret the server verifies tokens with
+//	PGREST_USER_TOKEN   a token signed with it for the role webuser (sub "client-suite")
+//	PGREST_ANON_KEY     a token signed with it for the role web_anon, as a
+//	                    Supabase anon key
 //
 // Set PGREST_TEST_DSN to a superuser URL to use a running PostgreSQL instead of
 // a throwaway one (see tests/pgtest); PGREST_CLIENT_KEEP=1 keeps the server
@@ -52,9 +67,53 @@ const (
 	jwtSecret = "pgrest-client-suite-secret-long-enough-012345678"
 	// userSubject is the sub claim of PGREST_USER_TOKEN.
 	userSubject = "client-suite"
-	// clientDir is the suite's folder, relative to the module root.
+	// clientDir is the first suite's folder, relative to the module root;
+	// its fixture.sql serves both suites.
 	clientDir = "tests/client"
 )
+
+// A suite is a folder of *.test.mjs files and how they are run.
+type suite struct {
+	// dir is the folder, relative to the module root.
+	dir string
+	// mount is the path pgrest is served under; "" for the site's root.
+	mount string
+	// nodeMajor is the oldest Node.js major version the suite runs on.
+	nodeMajor int
+	// directives are pgrest subdirective lines the suite needs beyond the
+	// common ones (see pgresttest.Directives), such as "db_plan_enabled
+	// true" for postgrest-js's .explain().
+	directives []string
+}
+
+var suites = map[string]suite{
+	"client":  {dir: clientDir, nodeMajor: 20},
+	"client2": {dir: "tests/client2", mount: "/rest/v1", nodeMajor: 22},
+}
+
+// pickSuite is the suite of the test files in args, else the one
+// PGREST_CLIENT_SUITE names, else client.
+func pickSuite(args []string) (suite, error) {
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		for _, s := range suites {
+			if filepath.Dir(filepath.Clean(a)) == s.dir {
+				return s, nil
+			}
+		}
+	}
+	name := os.Getenv("PGREST_CLIENT_SUITE")
+	if name == "" {
+		name = "client"
+	}
+	s, ok := suites[name]
+	if !ok {
+		return suite{}, fmt.Errorf("PGREST_CLIENT_SUITE=%s: no such suite (client, client2)", name)
+	}
+	return s, nil
+}
 
 func main() {
 	os.Exit(run())
@@ -73,6 +132,14 @@ func run() int {
 	root, err := pgtest.ModuleRoot()
 	if err != nil {
 		return fail(fmt.Errorf("%w; run from the pgrest module", err))
+	}
+	st, err := pickSuite(os.Args[1:])
+	if err != nil {
+		return fail(err)
+	}
+	node, err := nodeCommand(st.nodeMajor)
+	if err != nil {
+		return fail(err)
 	}
 	sqlPath := filepath.Join(root, clientDir, "fixture.sql")
 	suiteSQL, err := os.ReadFile(sqlPath)
@@ -117,10 +184,11 @@ func run() int {
 	}
 	defer os.RemoveAll(logDir)
 	logPath := filepath.Join(logDir, "caddy.log")
-	baseURL, err := startCaddy(authDSN, logPath)
+	siteURL, err := startCaddy(authDSN, logPath, st)
 	if err != nil {
 		return fail(err)
 	}
+	baseURL := siteURL + st.mount
 	defer func() {
 		if err := pgresttest.Stop(); err != nil {
 			logf("stopping Caddy: %v", err)
@@ -138,10 +206,16 @@ func run() int {
 	if err != nil {
 		return fail(err)
 	}
-	code := runNode(ctx, root, os.Args[1:], []string{
+	anonKey, err := anonToken()
+	if err != nil {
+		return fail(err)
+	}
+	code := runNode(ctx, root, node, st.dir, os.Args[1:], []string{
 		"PGREST_URL=" + baseURL,
+		"PGREST_SUPABASE_URL=" + siteURL,
 		"PGREST_JWT_SECRET=" + jwtSecret,
 		"PGREST_USER_TOKEN=" + token,
+		"PGREST_ANON_KEY=" + anonKey,
 	})
 	if os.Getenv("PGREST_CLIENT_KEEP") == "1" && ctx.Err() == nil {
 		logf("PGREST_CLIENT_KEEP=1: serving %s until interrupted", baseURL)
@@ -157,18 +231,19 @@ func run() int {
 }
 
 // startCaddy loads a Caddy config, adapted from a Caddyfile as a user would
-// write it, serving pgrest on a free loopback port; it returns the base URL.
-// Caddy's log and the access log go to logPath, not to the terminal, where
-// they would bury node's report; run prints the log's end when tests fail.
-func startCaddy(authDSN, logPath string) (string, error) {
-	s, warnings, err := pgresttest.Serve(map[string]string{
+// write it, serving pgrest on a free loopback port as the suite st wants
+// it; it returns the site's URL. Caddy's log and the access log go to
+// logPath, not to the terminal, where they would bury node's report; run
+// prints the log's end when tests fail.
+func startCaddy(authDSN, logPath string, st suite) (string, error) {
+	s, warnings, err := pgresttest.Serve(pgresttest.Directives(map[string]string{
 		"db_uri":                pgresttest.Quote(authDSN),
 		"db_schemas":            strings.Join(fixtures.ExposedSchemas(), " "),
 		"db_anon_role":          fixtures.AnonRole,
 		"db_aggregates_enabled": "true",
 		"db_plan_enabled":       "true",
 		"jwt_secret":            jwtSecret,
-	}, pgresttest.Options{LogFile: logPath})
+	}, st.directives...), pgresttest.Options{LogFile: logPath, Mount: st.mount})
 	for _, w := range warnings {
 		logf("Caddyfile warning: %s", w)
 	}
@@ -236,11 +311,38 @@ func userToken() (string, error) {
 	return pgresttest.SignHS256(jwtSecret, claims)
 }
 
+// anonToken is an HS256 token for the anonymous role, as Supabase's anon
+// key is one for its anon role: supabase-js sends it as apikey and bearer.
+func anonToken() (string, error) {
+	now := time.Now()
+	return pgresttest.SignHS256(jwtSecret, jwt.MapClaims{
+		"role": fixtures.AnonRole,
+		"iat":  now.Unix(),
+		"exp":  now.Add(24 * time.Hour).Unix(),
+	})
+}
+
+// nodeCommand is the command that runs Node.js major version minMajor or
+// newer: the node in PATH when it is new enough, else node@<minMajor> from
+// the npm registry through npx.
+func nodeCommand(minMajor int) ([]string, error) {
+	out, err := exec.Command("node", "--version").Output()
+	if err != nil {
+		return nil, fmt.Errorf("running node --version (Node.js %d or newer is needed): %w", minMajor, err)
+	}
+	var major int
+	if _, err := fmt.Sscanf(strings.TrimSpace(string(out)), "v%d.", &major); err == nil && major >= minMajor {
+		return []string{"node"}, nil
+	}
+	logf("node in PATH is %s; running Node.js %d through npx", strings.TrimSpace(string(out)), minMajor)
+	return []string{"npx", "-y", "-p", fmt.Sprintf("node@%d", minMajor), "node"}, nil
+}
+
 // runNode runs node --test in the module root with the suite's environment,
 // its output going straight to ours, and returns its exit code. The TAP
 // reporter is the default (node would pick spec on a terminal), so the run
 // always ends with the "# pass N" and "# fail N" summary lines.
-func runNode(ctx context.Context, root string, args, env []string) int {
+func runNode(ctx context.Context, root string, node []string, dir string, args, env []string) int {
 	nodeArgs := []string{"--test"}
 	if !hasReporter(args) {
 		nodeArgs = append(nodeArgs, "--test-reporter=tap")
@@ -249,17 +351,17 @@ func runNode(ctx context.Context, root string, args, env []string) int {
 	if !namesFile(args) {
 		// Named one by one: node 20 and node 22 read a folder argument
 		// differently.
-		files, err := filepath.Glob(filepath.Join(clientDir, "*.test.mjs"))
+		files, err := filepath.Glob(filepath.Join(dir, "*.test.mjs"))
 		if err != nil {
 			return fail(err)
 		}
 		if len(files) == 0 {
-			return fail(fmt.Errorf("no %s/*.test.mjs to run", clientDir))
+			return fail(fmt.Errorf("no %s/*.test.mjs to run", dir))
 		}
 		sort.Strings(files)
 		nodeArgs = append(nodeArgs, files...)
 	}
-	cmd := exec.Command("node", nodeArgs...)
+	cmd := exec.Command(node[0], append(node[1:], nodeArgs...)...)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = nil, os.Stdout, os.Stderr
