@@ -31,6 +31,14 @@ type Catalog struct {
 	// RoleSettings are the settings of each role the authenticator may
 	// switch to (ALTER ROLE ... SET), as requests apply them.
 	RoleSettings map[string][]Setting
+	// Representations are the data representations: implicit casts
+	// between a domain and json or text (see Representation).
+	Representations []Representation
+	// Domains maps each domain to the type it is based on, both as
+	// format_type renders them.
+	Domains map[string]string
+	// Timezones are the names of pg_timezone_names.
+	Timezones map[string]bool
 }
 
 // Key is a primary key or unique constraint.
@@ -74,6 +82,9 @@ func Build(cat *Catalog) *Cache {
 		relationships:    map[QualifiedName][]*Relationship{},
 		computedColumns:  map[QualifiedName]map[string]*Function{},
 		RoleSettings:     cat.RoleSettings,
+		representations:  indexRepresentations(cat.Representations),
+		domains:          cat.Domains,
+		timezones:        cat.Timezones,
 	}
 	exposed := make(map[string]bool, len(cat.Schemas))
 	for _, s := range cat.Schemas {

@@ -57,6 +57,9 @@ func Load(ctx context.Context, q Querier, schemas []string) (*Cache, error) {
 		{"keys", l.loadConstraints},
 		{"functions", l.loadFunctions},
 		{"role settings", l.loadRoleSettings},
+		{"data representations", l.loadRepresentations},
+		{"domains", l.loadDomains},
+		{"time zones", l.loadTimezones},
 	}
 	for _, step := range steps {
 		if err := step.run(ctx); err != nil {
