@@ -411,6 +411,11 @@ func (g *gen) valueExpr(r *plan.Read, f *plan.Field) sqltext.SQL {
 	var v sqltext.SQL
 	if f.Ref.Column != "" || f.Ref.Computed != nil {
 		v = g.refExpr(r.Alias, f.Ref)
+		if f.Format != nil {
+			// The data representation formats the domain; a cast applies
+			// to what it made, as in PostgREST.
+			v = sqltext.Fmt("%s(%s)", sqltext.Qualified(f.Format.Function.Schema, f.Format.Function.Name), v)
+		}
 		if !f.Cast.IsZero() {
 			v = sqltext.Fmt("(%s)::%s", v, f.Cast.SQL())
 		}
@@ -445,6 +450,10 @@ func (g *gen) refExpr(alias string, ref plan.ColumnRef) sqltext.SQL {
 		v = sqltext.Fmt("%s(%s)", sqltext.Qualified(ref.Computed.Schema, ref.Computed.Name), row)
 	} else {
 		v = sqltext.Fmt("%s.%s", sqltext.Ident(alias), sqltext.Ident(ref.Column))
+	}
+	if ref.ToJSON && len(ref.JSONPath) > 0 {
+		// A composite or an array takes the arrows once it is JSON.
+		v = sqltext.Fmt("pg_catalog.to_jsonb(%s)", v)
 	}
 	for _, step := range ref.JSONPath {
 		arrow := sqltext.Const("->")
