@@ -132,8 +132,13 @@ func (e *Executor) readTransaction(r *http.Request, req *apirequest.Request, cac
 	if req.Method == http.MethodHead {
 		out.noBody = true
 	}
+	// PostgREST's order: count, tx, handling (timezone follows, see
+	// timezoneApplied).
 	if count != "" {
-		out.preferenceApplied = append(out.preferenceApplied, "count="+count)
+		out.preferenceApplied = append([]string{"count=" + count}, out.preferenceApplied...)
+	}
+	if h := req.Preferences.Handling; h != "" {
+		out.preferenceApplied = append(out.preferenceApplied, "handling="+h)
 	}
 	return out, rangeStatus(out, p.Range.Offset)
 }
