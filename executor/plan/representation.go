@@ -31,15 +31,14 @@ func (b *builder) textParse(ref ColumnRef) *schema.Representation {
 }
 
 // parsesFilterValue says whether op's value goes through the column's
-// text parser. PostgREST parses the values of the comparison operators,
-// of in and of quantified operators other than like and ilike; is,
-// isdistinct and the full-text operators take their value as it is.
+// text parser. PostgREST parses the values of the comparison operators
+// (quantified or not) and of in; like and ilike (a pattern is no value of
+// the domain), is, isdistinct and the full-text operators take their
+// value as it is.
 func parsesFilterValue(f *Filter) bool {
 	switch f.Op {
-	case "is", "isdistinct", "fts", "plfts", "phfts", "wfts":
+	case "is", "isdistinct", "fts", "plfts", "phfts", "wfts", "like", "ilike":
 		return false
-	case "like", "ilike":
-		return f.Quantifier == ""
 	}
 	return true
 }
