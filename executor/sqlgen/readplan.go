@@ -370,6 +370,11 @@ func (g *gen) groupKeys(r *plan.Read) []sqltext.SQL {
 			}
 		case it.Embed != nil && it.Embed.Shown():
 			keys = append(keys, g.embedBody(r, it.Embed))
+		case it.Field != nil && it.Field.Aggregate == "" && it.Field.Format != nil:
+			// Rows group by the stored value (json, which a representation
+			// makes, has no equality); the formatted one is a function of
+			// it, as in PostgREST.
+			keys = append(keys, g.refExpr(r.Alias, it.Field.Ref))
 		case it.Field != nil && it.Field.Aggregate == "" && !it.Field.Ref.Star:
 			keys = append(keys, g.valueExpr(r, it.Field))
 		case it.Field != nil && it.Field.Ref.Star:

@@ -55,6 +55,10 @@ func TestDataRepresentationsFormatOutput(t *testing.T) {
 			`[{"id":1,"second_item":{"id":3,"name":"Algebra","label_color":"#01E240","due_at":"2018-01-01T14:12:34.123456Z","level":3}}]`},
 		{"through a to-many embed", "/todos?select=id,todo_pairs!todo_pairs_second_item_id_fkey(id,first:todos!todo_pairs_first_item_id_fkey(label_color))&id=eq.3", 200,
 			`[{"id":3,"todo_pairs":[{"id":1,"first":{"label_color":"#000100"}},{"id":2,"first":{"label_color":"#000000"}}]}]`},
+		{"with an aggregate, rows group by the stored value", "/todos?select=label_color,count()&id=lt.3&order=label_color", 200,
+			`[{"label_color":"#000000","count":1},{"label_color":"#000100","count":1}]`},
+		{"a star with an aggregate", "/todos?select=*,count()&id=eq.1", 200,
+			`[{"id":1,"name":"Report","label_color":"#000000","due_at":"2018-01-02T00:00:00Z","level":1,"count":1}]`},
 		{"through a spread", "/todo_pairs?select=id,...todos!todo_pairs_first_item_id_fkey(label_color)&order=id", 200,
 			`[{"id":1,"label_color":"#000100"},{"id":2,"label_color":"#000000"}]`},
 	})
