@@ -141,6 +141,10 @@ func (e *Executor) Serve(w http.ResponseWriter, r *http.Request, id jwtauth.Iden
 		apierr.Write(w, r, aerr)
 		return
 	}
+	if aerr := req.Preferences.ResolveTimezone(cache.KnownTimezone); aerr != nil {
+		apierr.Write(w, r, aerr)
+		return
+	}
 	if timing != nil {
 		now := time.Now()
 		timing.parse, mark = now.Sub(mark), now
@@ -149,6 +153,9 @@ func (e *Executor) Serve(w http.ResponseWriter, r *http.Request, id jwtauth.Iden
 	if err != nil {
 		apierr.Write(w, r, e.asAPIError(err, id))
 		return
+	}
+	if req.Action != apirequest.ActionInfo {
+		out.preferenceApplied = timezoneApplied(out.preferenceApplied, req.Preferences.Timezone)
 	}
 	if timing != nil {
 		now := time.Now()

@@ -132,7 +132,8 @@ func (e *Executor) readTransaction(r *http.Request, req *apirequest.Request, cac
 	if req.Method == http.MethodHead {
 		out.noBody = true
 	}
-	// out.preferenceApplied holds what the transaction honoured: tx=.
+	// out.preferenceApplied holds what the transaction honoured: tx=. timezone=
+	// follows, in Serve (timezoneApplied).
 	out.preferenceApplied = appliedReadPreferences(req.Preferences, out.preferenceApplied)
 	return out, rangeStatus(out, p.Range.Offset)
 }

@@ -60,6 +60,7 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 		if m.Columns, aerr = payloadColumns(rel, q.Columns, body); aerr != nil {
 			return nil, aerr
 		}
+		m.Parsers = plan.JSONParsers(cache, rel, m.Columns)
 	}
 	// Preference-Applied, in PostgREST's order.
 	var resolution, missing string

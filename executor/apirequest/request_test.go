@@ -129,7 +129,8 @@ func TestPreferences(t *testing.T) {
 		p, err := ParsePreferences([]string{"resolution=merge-duplicates, missing=default, handling=lenient",
 			"params=single-object, timezone=Europe/Paris, count=planned"})
 		want := Preferences{Resolution: "merge-duplicates", Missing: "default", Handling: "lenient",
-			Params: "single-object", Timezone: "Europe/Paris", Count: "planned"}
+			Params: "single-object", Timezone: "Europe/Paris", Count: "planned",
+			timezoneToken: "timezone=Europe/Paris"}
 		if err != nil || !reflect.DeepEqual(p, want) {
 			t.Fatalf("got %+v %v, want %+v", p, err, want)
 		}

@@ -53,6 +53,10 @@ type ColumnRef struct {
 	// Type is the column's type as the catalog renders it ("" when the
 	// column is unknown to the schema cache).
 	Type string
+	// ToJSON makes the value JSON before the JSON path applies
+	// (to_jsonb), for a value that is not json or jsonb already: a
+	// composite or an array, say.
+	ToJSON bool
 }
 
 // Field is one selected value.
@@ -68,6 +72,9 @@ type Field struct {
 	// result. Count() with no column counts rows.
 	Aggregate     string
 	AggregateCast sqltext.TypeName
+	// Format is the data representation that turns the column's domain
+	// into JSON, nil when it has none. It applies before Cast.
+	Format *schema.Representation
 }
 
 // Embed is an embedded resource.
@@ -105,6 +112,12 @@ type Filter struct {
 	Language   string
 	Value      string
 	Values     []string
+	// Parse is the data representation that turns a query-string value
+	// (text) into the column's domain, nil when it has none.
+	Parse *schema.Representation
+	// ToTsVector turns the value into a tsvector (to_tsvector) for a
+	// full-text operator, for a value that is not one already.
+	ToTsVector bool
 }
 
 // OrderTerm is one ORDER BY key. Embed, when set, is the to-one embed

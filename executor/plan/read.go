@@ -71,10 +71,20 @@ func BuildRead(cache *schema.Cache, rel *schema.Relation, q *apirequest.Query, o
 func (b *builder) level(rel *schema.Relation, alias string, items []apirequest.SelectItem) (*Read, *apierr.Error) {
 	// Room for every item up front: appending then never moves Fields, so
 	// Output can point into it.
-	r := &Read{Relation: rel, Alias: alias, Fields: make([]Field, 0, len(items))}
+	r := &Read{Relation: rel, Alias: alias, Fields: make([]Field, 0, b.fieldCount(rel, items))}
 	for _, it := range items {
 		switch it.Kind {
 		case apirequest.SelectStar:
+			if b.cache.HasOutputRepresentation(rel) {
+				// A column with a representation is formatted, so the star
+				// becomes the list of columns, as in PostgREST.
+				for _, col := range rel.Columns {
+					ref := ColumnRef{Column: col.Name, Type: col.Type}
+					r.Fields = append(r.Fields, Field{Ref: ref, Name: col.Name, Format: b.outputFormat(ref)})
+					r.Output = append(r.Output, OutputItem{Field: &r.Fields[len(r.Fields)-1]})
+				}
+				continue
+			}
 			r.Fields = append(r.Fields, Field{Ref: ColumnRef{Star: true}})
 			r.Output = append(r.Output, OutputItem{Field: &r.Fields[len(r.Fields)-1]})
 		case apirequest.SelectColumn, apirequest.SelectAggregate:
@@ -118,6 +128,7 @@ func (b *builder) field(rel *schema.Relation, it apirequest.SelectItem) (Field, 
 	// count() and "*".count() count rows; any other aggregate names a value.
 	if it.Field.Name != "" && it.Field.Name != "*" {
 		f.Ref = b.ref(rel, it.Field)
+		f.Format = b.outputFormat(f.Ref)
 	}
 	switch {
 	case it.Alias != "":
@@ -150,6 +161,7 @@ func (b *builder) ref(rel *schema.Relation, fd apirequest.Field) ColumnRef {
 	} else if fn, ok := b.cache.ComputedColumn(rel.Schema, rel.Name, fd.Name); ok {
 		ref.Computed = fn
 	}
+	ref.ToJSON = needsToJSON(ref)
 	return ref
 }
 
@@ -295,6 +307,12 @@ func (b *builder) condition(lvl *Read, f *apirequest.Filter) (Condition, *apierr
 	}
 	if err := checkFilterValue(flt); err != nil {
 		return Condition{}, err
+	}
+	if parsesFilterValue(flt) {
+		flt.Parse = b.textParse(flt.Ref)
+	}
+	if _, fts := ftsOperators[flt.Op]; fts {
+		flt.ToTsVector = b.needsToTsVector(flt.Ref)
 	}
 	return Condition{Negated: f.Negated, Filter: flt}, nil
 }

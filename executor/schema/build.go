@@ -35,6 +35,14 @@ type Catalog struct {
 	// PostGISSchema is where PostGIS is installed ("" when it is not).
 	MediaHandlers []*MediaHandler
 	PostGISSchema string
+	// Representations are the data representations: implicit casts
+	// between a domain and json or text (see Representation).
+	Representations []Representation
+	// Domains maps each domain to the type it is based on, both as
+	// format_type renders them.
+	Domains map[string]string
+	// Timezones are the names of pg_timezone_names.
+	Timezones map[string]bool
 }
 
 // Key is a primary key or unique constraint.
@@ -80,6 +88,9 @@ func Build(cat *Catalog) *Cache {
 		RoleSettings:     cat.RoleSettings,
 		PostGISSchema:    cat.PostGISSchema,
 		mediaHandlers:    indexMediaHandlers(cat.MediaHandlers),
+		representations:  indexRepresentations(cat.Representations),
+		domains:          cat.Domains,
+		timezones:        cat.Timezones,
 	}
 	exposed := make(map[string]bool, len(cat.Schemas))
 	for _, s := range cat.Schemas {

@@ -58,6 +58,9 @@ func Load(ctx context.Context, q Querier, schemas []string) (*Cache, error) {
 		{"functions", l.loadFunctions},
 		{"role settings", l.loadRoleSettings},
 		{"media type handlers", l.loadMediaHandlers},
+		{"data representations", l.loadRepresentations},
+		{"domains", l.loadDomains},
+		{"time zones", l.loadTimezones},
 	}
 	for _, step := range steps {
 		if err := step.run(ctx); err != nil {

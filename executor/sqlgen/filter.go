@@ -82,16 +82,21 @@ func (g *gen) filter(r *plan.Read, f *plan.Filter) sqltext.SQL {
 			// reads both as the empty list, which matches no row.
 			values = nil
 		}
-		return sqltext.Fmt("%s = any(%s)", col, g.param(arrayLiteral(values)))
+		return sqltext.Fmt("%s = any(%s)", col, g.parsedList(f, arrayLiteral(values)))
 	}
 	if fn, ok := ftsFunctions[f.Op]; ok {
 		q := sqltext.Fmt("%s(", fn)
+		var lang sqltext.SQL
 		if f.Language != "" {
-			lang := sqltext.Fmt("%s::regconfig", g.param(f.Language))
+			lang = sqltext.Fmt("%s::regconfig", g.param(f.Language))
 			q = sqltext.Fmt("%s%s, ", q, lang)
-			if f.Ref.Type != "" && f.Ref.Type != "tsvector" && len(f.Ref.JSONPath) == 0 {
-				// A text column is turned into a tsvector with the same
-				// configuration as the query, or the two would disagree.
+		}
+		if f.ToTsVector {
+			// A text or JSON value is turned into a tsvector with the
+			// query's configuration, or the two would disagree.
+			if lang.IsEmpty() {
+				col = sqltext.Fmt("pg_catalog.to_tsvector(%s)", col)
+			} else {
 				col = sqltext.Fmt("pg_catalog.to_tsvector(%s, %s)", lang, col)
 			}
 		}
@@ -101,9 +106,31 @@ func (g *gen) filter(r *plan.Read, f *plan.Filter) sqltext.SQL {
 	if f.Quantifier != "" {
 		// eq(any).{a,b}: the list is an array literal PostgreSQL parses
 		// against the column's type.
-		return sqltext.Fmt("%s %s %s(%s)", col, op, quantifiers[f.Quantifier], g.param(f.Value))
+		return sqltext.Fmt("%s %s %s(%s)", col, op, quantifiers[f.Quantifier], g.parsedList(f, f.Value))
 	}
-	return sqltext.Fmt("%s %s %s", col, op, g.param(f.Value))
+	return sqltext.Fmt("%s %s %s", col, op, g.parsedValue(f, f.Value))
+}
+
+// parsedValue binds a filter's value, passed through the column's text
+// parser when it has a data representation.
+func (g *gen) parsedValue(f *plan.Filter, v string) sqltext.SQL {
+	p := g.param(v)
+	if f.Parse == nil {
+		return p
+	}
+	return sqltext.Fmt("%s(%s::text)", sqltext.Qualified(f.Parse.Function.Schema, f.Parse.Function.Name), p)
+}
+
+// parsedList binds an array literal of a filter's values; with a data
+// representation each element goes through the column's text parser, so
+// the list becomes a subquery.
+func (g *gen) parsedList(f *plan.Filter, literal string) sqltext.SQL {
+	p := g.param(literal)
+	if f.Parse == nil {
+		return p
+	}
+	return sqltext.Fmt("select %s(pg_catalog.unnest(%s::text[]))",
+		sqltext.Qualified(f.Parse.Function.Schema, f.Parse.Function.Name), p)
 }
 
 // arrayLiteral renders values as a PostgreSQL array literal, every

@@ -364,6 +364,11 @@ func (g *gen) groupKeys(r *plan.Read) []sqltext.SQL {
 			}
 		case it.Embed != nil && it.Embed.Shown():
 			keys = append(keys, g.embedBody(r, it.Embed))
+		case it.Field != nil && it.Field.Aggregate == "" && it.Field.Format != nil:
+			// Rows group by the stored value (json, which a representation
+			// makes, has no equality); the formatted one is a function of
+			// it, as in PostgREST.
+			keys = append(keys, g.refExpr(r.Alias, it.Field.Ref))
 		case it.Field != nil && it.Field.Aggregate == "" && !it.Field.Ref.Star:
 			keys = append(keys, g.valueExpr(r, it.Field))
 		case it.Field != nil && it.Field.Ref.Star:
@@ -405,6 +410,11 @@ func (g *gen) valueExpr(r *plan.Read, f *plan.Field) sqltext.SQL {
 	var v sqltext.SQL
 	if f.Ref.Column != "" || f.Ref.Computed != nil {
 		v = g.refExpr(r.Alias, f.Ref)
+		if f.Format != nil {
+			// The data representation formats the domain; a cast applies
+			// to what it made, as in PostgREST.
+			v = sqltext.Fmt("%s(%s)", sqltext.Qualified(f.Format.Function.Schema, f.Format.Function.Name), v)
+		}
 		if !f.Cast.IsZero() {
 			v = sqltext.Fmt("(%s)::%s", v, f.Cast.SQL())
 		}
@@ -445,6 +455,10 @@ func (g *gen) refExpr(alias string, ref plan.ColumnRef) sqltext.SQL {
 		v = sqltext.Fmt("%s(%s)", sqltext.Qualified(ref.Computed.Schema, ref.Computed.Name), row)
 	} else {
 		v = sqltext.Fmt("%s.%s", sqltext.Ident(alias), sqltext.Ident(ref.Column))
+	}
+	if ref.ToJSON && len(ref.JSONPath) > 0 {
+		// A composite or an array takes the arrows once it is JSON.
+		v = sqltext.Fmt("pg_catalog.to_jsonb(%s)", v)
 	}
 	for _, step := range ref.JSONPath {
 		arrow := sqltext.Const("->")

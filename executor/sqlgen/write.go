@@ -44,6 +44,9 @@ type Mutation struct {
 	// KeyMatch (PUT) keeps only payload rows whose key equals the URL's:
 	// column name to the filter's value.
 	KeyMatch [][2]string
+	// Parsers are the data representations that parse the payload's
+	// values of some columns from JSON, by column name.
+	Parsers map[string]*schema.Representation
 }
 
 // WriteOptions shape the response part of a write statement.
@@ -129,6 +132,9 @@ func (g *gen) insert(m Mutation, table, alias sqltext.SQL, count bool) sqltext.S
 	values := make([]sqltext.SQL, len(m.Columns))
 	for i, c := range m.Columns {
 		values[i] = sqltext.Fmt("pgrst_body.%s", quoted[i])
+		if parser, ok := m.Parsers[c]; ok {
+			values[i] = g.parsedJSON(parser, sqltext.Const("pgrst_el.j"), c)
+		}
 		if col, ok := m.Relation.Column(c); ok && m.MissingDefault && col.HasDefault {
 			// The default expression is the catalog's own text
 			// (pg_get_expr of the column's default), never the request's:
@@ -139,7 +145,8 @@ func (g *gen) insert(m Mutation, table, alias sqltext.SQL, count bool) sqltext.S
 	}
 	b.Write(sqltext.Join(values, ", "))
 	b.Write(sqltext.Fmt(" from pg_catalog.json_array_elements(%s::json) as pgrst_el(j), "+
-		"lateral pg_catalog.json_populate_record(null::%s, pgrst_el.j) as pgrst_body", g.paramBytes(m.Payload), table))
+		"lateral pg_catalog.json_populate_record(null::%s, %s) as pgrst_body",
+		g.paramBytes(m.Payload), table, g.withoutParsedKeys(m, sqltext.Const("pgrst_el.j"))))
 	var conds []sqltext.SQL
 	for _, km := range m.KeyMatch {
 		conds = append(conds, sqltext.Fmt("pgrst_body.%s = %s", sqltext.Ident(km[0]), g.param(km[1])))
@@ -186,14 +193,18 @@ func (g *gen) update(m Mutation, table, alias sqltext.SQL) sqltext.SQL {
 		// PATCH.
 		return sqltext.Fmt("select %s.* from %s as %s where false", alias, table, alias)
 	}
+	// The payload is bound before any filter value writeWhere binds, as
+	// the text orders them.
+	payload := sqltext.Fmt("%s::json", g.paramBytes(m.Payload))
 	sets := make([]sqltext.SQL, len(m.Columns))
 	for i, c := range m.Columns {
 		sets[i] = sqltext.Fmt("%s = pgrst_body.%s", sqltext.Ident(c), sqltext.Ident(c))
+		if parser, ok := m.Parsers[c]; ok {
+			sets[i] = sqltext.Fmt("%s = %s", sqltext.Ident(c), g.parsedJSON(parser, payload, c))
+		}
 	}
-	// Fmt evaluates its arguments first, so the payload is bound before
-	// any filter value writeWhere binds, as the text orders them.
-	return sqltext.Fmt("update %s as %s set %s from (select * from pg_catalog.json_populate_record(null::%s, %s::json)) as pgrst_body%s",
-		table, alias, sqltext.Join(sets, ", "), table, g.paramBytes(m.Payload), g.writeWhere(m, table, alias))
+	return sqltext.Fmt("update %s as %s set %s from (select * from pg_catalog.json_populate_record(null::%s, %s)) as pgrst_body%s",
+		table, alias, sqltext.Join(sets, ", "), table, g.withoutParsedKeys(m, payload), g.writeWhere(m, table, alias))
 }
 
 // writeWhere renders the filters of an Update or Delete; with a limit or
@@ -217,4 +228,28 @@ func (g *gen) writeWhere(m Mutation, table, alias sqltext.SQL) sqltext.SQL {
 		inner.Write(g.param(strconv.FormatInt(m.Offset, 10)))
 	}
 	return sqltext.Fmt(" where %s.ctid = any(array(%s))", alias, inner.SQL())
+}
+
+// parsedJSON is the value of column c in the JSON object obj, passed
+// through the column's JSON parser (a data representation): the parser
+// takes the JSON value, not the text json_populate_record would read.
+func (g *gen) parsedJSON(parser *schema.Representation, obj sqltext.SQL, c string) sqltext.SQL {
+	return sqltext.Fmt("%s(%s -> %s::text)",
+		sqltext.Qualified(parser.Function.Schema, parser.Function.Name), obj, g.param(c))
+}
+
+// withoutParsedKeys is the JSON object obj without the keys of columns
+// that have a JSON parser, for json_populate_record: it would read their
+// values as the domain's text input, which is what the parser replaces.
+func (g *gen) withoutParsedKeys(m Mutation, obj sqltext.SQL) sqltext.SQL {
+	var keys []string
+	for _, c := range m.Columns {
+		if _, ok := m.Parsers[c]; ok {
+			keys = append(keys, c)
+		}
+	}
+	if len(keys) == 0 {
+		return obj
+	}
+	return sqltext.Fmt("(%s::jsonb - %s::text[])::json", obj, g.param(arrayLiteral(keys)))
 }
