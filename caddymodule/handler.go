@@ -197,7 +197,12 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		return err
 	}
 
+	if err := registerMetrics(ctx.GetMetricsRegistry()); err != nil {
+		return fmt.Errorf("registering metrics: %w", err)
+	}
+
 	h.verifier, err = jwtauth.New(jwtauth.Config{
+		OnCacheLookup:   jwtCacheLookup,
 		Secret:          secret,
 		SecretIsBase64:  h.JWTSecretIsBase64,
 		Audience:        aud,
@@ -249,6 +254,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		// with the cache of the old one, still running until the new
 		// config is in place.
 		src := executor.NewSchemaSource(h.pool.Pool, h.DBSchemas, time.Duration(h.DBPoolAcquisitionTimeout), h.logger)
+		src.SetObserver(metricsObserver{})
 		if seed != nil {
 			src.Seed(seed.SchemaSource)
 		}
@@ -263,6 +269,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	h.source, h.sourceKey = val.(*sharedSource), skey
 
 	h.executor, err = executor.NewShared(h.pool.Pool, h.source.SchemaSource, executor.Config{
+		Observer:               metricsObserver{},
 		Schemas:                h.DBSchemas,
 		PreRequest:             h.DBPreRequest,
 		ExtraSearchPath:        h.DBExtraSearchPath,
@@ -285,6 +292,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	}
 	h.executor.Start(ctx)
 	watchReloadSignals(ctx, h.logger, h.executor.ReloadSchemaCache)
+	register(h)
 	return nil
 }
 
@@ -489,9 +497,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.
 			ce.Write(zap.String("code", aerr.Code), zap.String("message", aerr.Message))
 		}
 		apierr.Write(w, r, aerr)
+		recordOutcome(r, id, executor.Outcome{Action: executor.ActionOf(r), Status: aerr.Status, Code: aerr.Code})
 		return nil
 	}
-	h.executor.Serve(w, r, id)
+	recordOutcome(r, id, h.executor.Serve(w, r, id))
 	return nil
 }
 
@@ -499,6 +508,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.
 // closes when its last user is cleaned up. Caddy cancels the config's
 // context first, so the executor's background work has been told to stop.
 func (h *Handler) Cleanup() error {
+	unregister(h)
 	if h.source != nil {
 		h.source = nil
 		if _, err := sources.Delete(h.sourceKey); err != nil {

@@ -48,6 +48,8 @@ type Setting = schema.Setting
 // Config is the executor's part of the handler configuration, with
 // defaults already applied.
 type Config struct {
+	// Observer, when set, is told of pool waits and timeouts.
+	Observer Observer
 	// Schemas are db_schemas; the first is the default.
 	Schemas []string
 	// PreRequest is db_pre_request: a function name, optionally

@@ -49,4 +49,7 @@ type Config struct {
 	AnonRole string
 	// Now is the clock; nil means time.Now. Tests set it.
 	Now func() time.Time
+	// OnCacheLookup, when set, is told of every token looked up in the
+	// cache and whether it was found (metrics count both).
+	OnCacheLookup func(hit bool)
 }

@@ -38,6 +38,8 @@ type Verifier struct {
 	now      func() time.Time
 	cache    *tokenCache // nil when disabled
 	anon     Identity    // the identity of requests without a token
+	// onCacheLookup is Config.OnCacheLookup, or a no-op.
+	onCacheLookup func(hit bool)
 }
 
 // New parses the configured keys and role claim path and returns a
@@ -64,6 +66,11 @@ func New(cfg Config) (*Verifier, error) {
 		anonRole: cfg.AnonRole,
 		rolePath: path,
 		now:      cfg.Now,
+
+		onCacheLookup: cfg.OnCacheLookup,
+	}
+	if v.onCacheLookup == nil {
+		v.onCacheLookup = func(bool) {}
 	}
 	if v.now == nil {
 		v.now = time.Now
@@ -103,7 +110,9 @@ func (v *Verifier) Authenticate(authorization string) (Identity, *apierr.Error) 
 	}
 	now := v.now()
 	if v.cache != nil {
-		if e, ok := v.cache.get(token); ok {
+		e, ok := v.cache.get(token)
+		v.onCacheLookup(ok)
+		if ok {
 			if err := e.times.check(now); err != nil {
 				v.cache.remove(token)
 				return Identity{}, err
