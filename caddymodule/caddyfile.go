@@ -49,7 +49,7 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //	    db_tx_end                   commit|commit-allow-override|rollback|rollback-allow-override
 //	    db_channel                  <channel>
 //	    db_channel_enabled          true|false
-//	    jwt_secret                  <passphrase|JWK|JWKS|@path>
+//	    jwt_secret                  <passphrase|JWK|JWKS|@path|https://JWKS-URL>
 //	    jwt_secret_is_base64        true|false
 //	    jwt_aud                     <audience>
 //	    jwt_role_claim_key          <json path>

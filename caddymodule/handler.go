@@ -102,8 +102,11 @@ type Handler struct {
 	DBChannelEnabled *bool `json:"db_channel_enabled,omitempty"`
 
 	// The key tokens are verified with: an HMAC passphrase (at least 32
-	// characters), a one-line JWK or JWKS, or `@path` naming a file that
-	// holds any of these. Empty means tokens are refused with 500 PGRST300.
+	// characters), a one-line JWK or JWKS, `@path` naming a file that
+	// holds any of these, or an `https://` URL of a JWKS (as identity
+	// providers publish them), fetched at start and refreshed as its
+	// Cache-Control says and when a token names a key it lacks. Empty
+	// means tokens are refused with 500 PGRST300.
 	JWTSecret string `json:"jwt_secret,omitempty"`
 
 	// Says jwt_secret is base64 encoded.
@@ -202,7 +205,12 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	}
 
 	h.verifier, err = jwtauth.New(jwtauth.Config{
-		OnCacheLookup:   jwtCacheLookup,
+		OnCacheLookup: jwtCacheLookup,
+		// A JWKS URL's keys are refreshed until this config is replaced.
+		Context: ctx,
+		OnKeysError: func(err error) {
+			h.logger.Error("fetching the JWKS; the last keys fetched stay in use", zap.Error(err))
+		},
 		Secret:          secret,
 		SecretIsBase64:  h.JWTSecretIsBase64,
 		Audience:        aud,

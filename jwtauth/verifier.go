@@ -1,11 +1,13 @@
 package jwtauth
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
@@ -28,10 +30,10 @@ const (
 // Verifier authenticates requests with one configuration. It is safe for
 // concurrent use.
 type Verifier struct {
-	keys []*verifyKey
-	// kidKeys is true when some key has a kid; only then does a token's kid
-	// narrow the keys tried.
-	kidKeys  bool
+	// keys is the current key set: fixed for keys in jwt_secret, replaced
+	// on each refresh for a JWKS URL (remote is then set).
+	keys     atomic.Pointer[keySet]
+	remote   *remoteKeys
 	audience string
 	anonRole string
 	rolePath rolePath
@@ -45,9 +47,12 @@ type Verifier struct {
 // New parses the configured keys and role claim path and returns a
 // Verifier. Its errors are configuration errors, meant to stop Provision.
 func New(cfg Config) (*Verifier, error) {
-	keys, err := loadKeys(cfg.Secret, cfg.SecretIsBase64)
-	if err != nil {
-		return nil, err
+	var keys []*verifyKey
+	if !isJWKSURL(cfg.Secret) {
+		var err error
+		if keys, err = loadKeys(cfg.Secret, cfg.SecretIsBase64); err != nil {
+			return nil, err
+		}
 	}
 	roleKey := cfg.RoleClaimKey
 	if roleKey == "" {
@@ -61,7 +66,6 @@ func New(cfg Config) (*Verifier, error) {
 		return nil, fmt.Errorf("checking jwt_cache_max_entries: %d is negative", cfg.CacheMaxEntries)
 	}
 	v := &Verifier{
-		keys:     keys,
 		audience: cfg.Audience,
 		anonRole: cfg.AnonRole,
 		rolePath: path,
@@ -75,8 +79,17 @@ func New(cfg Config) (*Verifier, error) {
 	if v.now == nil {
 		v.now = time.Now
 	}
-	for _, k := range keys {
-		v.kidKeys = v.kidKeys || k.kid != ""
+	v.keys.Store(newKeySet(keys))
+	if isJWKSURL(cfg.Secret) {
+		ctx := cfg.Context
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		remote, err := startRemoteKeys(ctx, cfg.Secret, cfg.HTTPClient, v.keys.Store, cfg.OnKeysError)
+		if err != nil {
+			return nil, err
+		}
+		v.remote = remote
 	}
 	if cfg.CacheMaxEntries > 0 {
 		v.cache = newTokenCache(cfg.CacheMaxEntries)
@@ -120,7 +133,7 @@ func (v *Verifier) Authenticate(authorization string) (Identity, *apierr.Error) 
 			return e.id, nil
 		}
 	}
-	if len(v.keys) == 0 {
+	if v.remote == nil && len(v.keys.Load().keys) == 0 {
 		return Identity{}, apierr.JWTSecretMissing()
 	}
 	if n := strings.Count(token, ".") + 1; n != 3 {
@@ -188,9 +201,15 @@ func (v *Verifier) verifySignature(token string) ([]byte, *apierr.Error) {
 	if !supported {
 		return nil, apierr.JWTDecode(msgBadAlgorithm, "")
 	}
-	byKid := kid != "" && v.kidKeys
+	ks := v.keys.Load()
+	if v.remote != nil && kid != "" && !ks.hasKid(kid) {
+		// A kid the set lacks: the provider may have rotated its keys.
+		v.remote.refreshForKid(context.Background())
+		ks = v.keys.Load()
+	}
+	byKid := kid != "" && ks.kidKeys
 	sawFamily, tried := false, false
-	for _, k := range v.keys {
+	for _, k := range ks.keys {
 		if (byKid && k.kid != kid) || k.family != family {
 			continue
 		}
