@@ -57,6 +57,7 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //	    db_legacy_claims            auto|true|false
 //	    openapi_mode                follow-privileges|ignore-privileges|disabled
 //	    openapi_server_proxy_uri    <url>
+//	    openapi_version             2.0|3.1
 //	    app_settings                <name>=<value>...
 //	    app_settings {
 //	        <name> <value>
@@ -139,6 +140,8 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			h.OpenAPIMode, err = oneArg(d, sub)
 		case "openapi_server_proxy_uri":
 			h.OpenAPIServerProxyURI, err = oneArg(d, sub)
+		case "openapi_version":
+			h.OpenAPIVersion, err = oneArg(d, sub)
 		case "app_settings":
 			err = h.unmarshalAppSettings(d)
 		case "server_timing_enabled":

@@ -24,6 +24,7 @@ import (
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
 	"github.com/pgrest/caddy-pgrest/executor"
+	"github.com/pgrest/caddy-pgrest/executor/openapi"
 	"github.com/pgrest/caddy-pgrest/jwtauth"
 )
 
@@ -136,6 +137,11 @@ type Handler struct {
 	// The server address the API description names, such as
 	// `https://api.example.com/rest/v1`.
 	OpenAPIServerProxyURI string `json:"openapi_server_proxy_uri,omitempty"`
+
+	// The version of the API description at the root: `2.0` (Swagger
+	// 2.0, as PostgREST writes it; the default) or `3.1` (OpenAPI 3.1.0,
+	// with the same content).
+	OpenAPIVersion string `json:"openapi_version,omitempty"`
 
 	// Settings set with set_config in every request's transaction, by
 	// name, such as `"app.settings.jwt_secret": "{env.JWT_SECRET}"`. Names
@@ -291,6 +297,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		LegacyClaims:           h.DBLegacyClaims,
 		OpenAPIMode:            h.OpenAPIMode,
 		OpenAPIServerProxyURI:  h.OpenAPIServerProxyURI,
+		OpenAPIVersion:         h.OpenAPIVersion,
 		AppSettings:            settings,
 		ServerTimingEnabled:    h.ServerTimingEnabled,
 		MaxBodySize:            h.MaxBodySize,
@@ -395,6 +402,9 @@ func (h Handler) Validate() error {
 	default:
 		return fmt.Errorf("openapi_mode: must be one of %s, %s, %s, got %q",
 			executor.OpenAPIFollowPrivileges, executor.OpenAPIIgnorePrivileges, executor.OpenAPIDisabled, h.OpenAPIMode)
+	}
+	if h.OpenAPIVersion != "" && h.OpenAPIVersion != openapi.Version20 && h.OpenAPIVersion != openapi.Version31 {
+		return fmt.Errorf("openapi_version: must be %s or %s, got %q", openapi.Version20, openapi.Version31, h.OpenAPIVersion)
 	}
 	if h.OpenAPIServerProxyURI != "" {
 		u, err := url.Parse(h.OpenAPIServerProxyURI)

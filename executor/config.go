@@ -81,6 +81,9 @@ type Config struct {
 	OpenAPIMode string
 	// OpenAPIServerProxyURI is the server address the API description names.
 	OpenAPIServerProxyURI string
+	// OpenAPIVersion is openapi_version: "2.0" (PostgREST's, the default)
+	// or "3.1".
+	OpenAPIVersion string
 	// AppSettings are set with set_config on every request, in this order.
 	AppSettings []Setting
 	// ServerTimingEnabled adds a Server-Timing header to responses.
