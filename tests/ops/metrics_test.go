@@ -108,6 +108,10 @@ func TestMetricsCountWhatPgrestDoes(t *testing.T) {
 	expectDelta(t, after, "caddy_pgrest_jwt_cache_requests_total", jwtReq0, 3)
 	expectDelta(t, after, "caddy_pgrest_jwt_cache_hits_total", jwtHit0, 2)
 
+	// The admin API's /metrics serves the same registry.
+	if code, body := get(t, http.MethodGet, s.Admin+"/metrics"); code != 200 || !strings.Contains(body, `caddy_pgrest_requests_total{action="read",code_class="2xx"}`) {
+		t.Errorf("admin /metrics = %d without caddy_pgrest_requests_total", code)
+	}
 	if v := mustValue(t, after, "caddy_pgrest_schema_cache_loads_total", "status", "success"); v < 1 {
 		t.Errorf("schema cache loads (success) = %v, want at least 1", v)
 	}
