@@ -1,7 +1,8 @@
 # pgrest: build, test, benchmark and demo.
 #
 #   make build       bin/caddy: Caddy with its standard modules and pgrest
-#   make test        gofmt check, go vet, Go tests (with -race), client tests
+#   make test        gofmt check, go vet, Go tests (with -race), client tests,
+#                    and a last line of counts: N passed, N failed, N skipped
 #   make bench       the benchmark in tests/bench
 #   make fuzz        every fuzz target for FUZZTIME (default 1m) each
 #   make demo        PostgreSQL + demo schema + Caddy on http://localhost:3000
@@ -39,7 +40,21 @@ all: build
 build:
 	$(GO) build -o bin/caddy ./cmd/caddy
 
-test: fmt-check vet test-go test-client
+# make test runs the Go tests and then the client suite, even when the Go
+# tests fail, and ends with one line of counts over both ("make test: N
+# passed, N failed, N skipped"), written by tests/testsummary.
+TEST_SUMMARY_DIR ?= bin/test-summary
+SUMMARY = $(TEST_SUMMARY_DIR)/testsummary
+
+test: fmt-check vet
+	@rm -rf $(TEST_SUMMARY_DIR) && mkdir -p $(TEST_SUMMARY_DIR)
+	$(GO) build -o $(SUMMARY) ./tests/testsummary
+	@status=0; \
+	GO=$(GO) $(SUMMARY) go -out $(TEST_SUMMARY_DIR)/go.count $(GO_TEST_FLAGS) $(PKGS) || status=1; \
+	(cd $(CLIENT_DIR) && npm ci --no-audit --no-fund) && \
+	$(SUMMARY) cmd -out $(TEST_SUMMARY_DIR)/client.count $(GO) run ./$(CLIENT_DIR)/server $(CLIENT_TEST_ARGS) || status=1; \
+	$(SUMMARY) total $(TEST_SUMMARY_DIR)/go.count $(TEST_SUMMARY_DIR)/client.count || status=1; \
+	exit $$status
 
 # Tracked and new files, not those in node_modules or other ignored folders.
 fmt-check:

@@ -50,7 +50,7 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //	    db_tx_end                   commit|commit-allow-override|rollback|rollback-allow-override
 //	    db_channel                  <channel>
 //	    db_channel_enabled          true|false
-//	    jwt_secret                  <passphrase|JWK|JWKS|@path>
+//	    jwt_secret                  <passphrase|JWK|JWKS|@path|https://JWKS-URL>
 //	    jwt_secret_is_base64        true|false
 //	    jwt_aud                     <audience>
 //	    jwt_role_claim_key          <json path>
@@ -58,6 +58,7 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //	    db_legacy_claims            auto|true|false
 //	    openapi_mode                follow-privileges|ignore-privileges|disabled
 //	    openapi_server_proxy_uri    <url>
+//	    openapi_version             2.0|3.1
 //	    app_settings                <name>=<value>...
 //	    app_settings {
 //	        <name> <value>
@@ -147,6 +148,8 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			h.OpenAPIMode, err = oneArg(d, sub)
 		case "openapi_server_proxy_uri":
 			h.OpenAPIServerProxyURI, err = oneArg(d, sub)
+		case "openapi_version":
+			h.OpenAPIVersion, err = oneArg(d, sub)
 		case "app_settings":
 			if isAppSettingParam(sub) {
 				err = h.unmarshalAppSetting(d, sub)

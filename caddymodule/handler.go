@@ -24,6 +24,7 @@ import (
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
 	"github.com/pgrest/caddy-pgrest/executor"
+	"github.com/pgrest/caddy-pgrest/executor/openapi"
 )
 
 func init() {
@@ -105,8 +106,11 @@ type Handler struct {
 	DBChannelEnabled *bool `json:"db_channel_enabled,omitempty"`
 
 	// The key tokens are verified with: an HMAC passphrase (at least 32
-	// characters), a one-line JWK or JWKS, or `@path` naming a file that
-	// holds any of these. Empty means tokens are refused with 500 PGRST300.
+	// characters), a one-line JWK or JWKS, `@path` naming a file that
+	// holds any of these, or an `https://` URL of a JWKS (as identity
+	// providers publish them), fetched at start and refreshed as its
+	// Cache-Control says and when a token names a key it lacks. Empty
+	// means tokens are refused with 500 PGRST300.
 	JWTSecret string `json:"jwt_secret,omitempty"`
 
 	// Says jwt_secret is base64 encoded.
@@ -136,6 +140,11 @@ type Handler struct {
 	// The server address the API description names, such as
 	// `https://api.example.com/rest/v1`.
 	OpenAPIServerProxyURI string `json:"openapi_server_proxy_uri,omitempty"`
+
+	// The version of the API description at the root: `2.0` (Swagger
+	// 2.0, as PostgREST writes it; the default) or `3.1` (OpenAPI 3.1.0,
+	// with the same content).
+	OpenAPIVersion string `json:"openapi_version,omitempty"`
 
 	// Settings set with set_config in every request's transaction, by
 	// name, such as `"app.settings.jwt_secret": "{env.JWT_SECRET}"`. Names
@@ -213,6 +222,10 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		return err
 	}
 
+	if err := registerMetrics(ctx.GetMetricsRegistry()); err != nil {
+		return fmt.Errorf("registering metrics: %w", err)
+	}
+
 	// Only now is the authenticator known: db_uri's placeholders are
 	// resolved, and pgx fills in a user the URI leaves out.
 	auth, err := executor.AuthenticatorOfURI(dbURI)
@@ -264,6 +277,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	if *h.DBConfig {
 		watchConfigSignals(ctx, h.logger, h.live.reloadConfig)
 	}
+	register(h)
 	return nil
 }
 
@@ -282,6 +296,7 @@ func takeSource(pool *sharedPool, key poolKey, dbURI string, schemas []string, a
 		// with the cache of the old one, still running until the new
 		// config is in place.
 		src := executor.NewSchemaSource(pool.Pool, schemas, acquireTimeout, logger)
+		src.SetObserver(metricsObserver{})
 		if seed != nil {
 			src.Seed(seed.SchemaSource)
 		}
@@ -405,6 +420,9 @@ func (h Handler) Validate() error {
 	default:
 		return fmt.Errorf("openapi_mode: must be one of %s, %s, %s, got %q",
 			executor.OpenAPIFollowPrivileges, executor.OpenAPIIgnorePrivileges, executor.OpenAPIDisabled, h.OpenAPIMode)
+	}
+	if h.OpenAPIVersion != "" && h.OpenAPIVersion != openapi.Version20 && h.OpenAPIVersion != openapi.Version31 {
+		return fmt.Errorf("openapi_version: must be %s or %s, got %q", openapi.Version20, openapi.Version31, h.OpenAPIVersion)
 	}
 	if h.OpenAPIServerProxyURI != "" {
 		u, err := url.Parse(h.OpenAPIServerProxyURI)
@@ -531,9 +549,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.
 			ce.Write(zap.String("code", aerr.Code), zap.String("message", aerr.Message))
 		}
 		apierr.Write(w, r, aerr)
+		recordOutcome(r, id, executor.Outcome{Action: executor.ActionOf(r), Status: aerr.Status, Code: aerr.Code})
 		return nil
 	}
-	rt.executor.Serve(w, r, id)
+	recordOutcome(r, id, rt.executor.Serve(w, r, id))
 	return nil
 }
 
@@ -541,6 +560,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.
 // closes when its last user is cleaned up. Caddy cancels the config's
 // context first, so the executor's background work has been told to stop.
 func (h *Handler) Cleanup() error {
+	unregister(h)
 	if h.live != nil {
 		live := h.live
 		h.live = nil

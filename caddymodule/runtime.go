@@ -31,6 +31,8 @@ type runtime struct {
 	// corsOrigins is server_cors_allowed_origins; empty allows every
 	// origin.
 	corsOrigins []string
+	// stopKeys ends the verifier's refreshing of a JWKS URL.
+	stopKeys context.CancelFunc
 }
 
 // liveConfig holds the runtime in force and what rebuilding it takes.
@@ -64,7 +66,14 @@ func (l *liveConfig) build(eff *Handler) (*runtime, error) {
 		return nil, fmt.Errorf("db_anon_role: %q would run anonymous requests as the authenticator %q itself; "+
 			"name a role the authenticator is granted", eff.DBAnonRole, l.authenticator)
 	}
+	// A JWKS URL's keys are refreshed until this runtime is released.
+	keysCtx, stopKeys := context.WithCancel(l.ctx)
 	verifier, err := jwtauth.New(jwtauth.Config{
+		Context:       keysCtx,
+		OnCacheLookup: jwtCacheLookup,
+		OnKeysError: func(err error) {
+			l.logger.Error("fetching the JWKS; the last keys fetched stay in use", zap.Error(err))
+		},
 		Secret:           eff.JWTSecret,
 		SecretIsBase64:   eff.JWTSecretIsBase64,
 		Audience:         eff.JWTAud,
@@ -74,15 +83,19 @@ func (l *liveConfig) build(eff *Handler) (*runtime, error) {
 		AnonRole:         eff.DBAnonRole,
 	})
 	if err != nil {
+		stopKeys()
 		return nil, fmt.Errorf("configuring token verification: %w", err)
 	}
 	src, skey, err := takeSource(l.pool, l.poolKey, l.dbURI, eff.DBSchemas,
 		time.Duration(eff.DBPoolAcquisitionTimeout), l.logger)
 	if err != nil {
+		stopKeys()
 		return nil, err
 	}
 	queryLevel, _ := zapLevel(eff.LogLevel)
 	cfg := executor.Config{
+		Observer:               metricsObserver{},
+		OpenAPIVersion:         eff.OpenAPIVersion,
 		Schemas:                eff.DBSchemas,
 		PreRequest:             eff.DBPreRequest,
 		ExtraSearchPath:        eff.DBExtraSearchPath,
@@ -114,6 +127,7 @@ func (l *liveConfig) build(eff *Handler) (*runtime, error) {
 	exec, err := executor.NewShared(l.pool.Pool, src.SchemaSource, cfg, l.logger)
 	if err != nil {
 		_, _ = sources.Delete(skey)
+		stopKeys()
 		return nil, fmt.Errorf("creating executor: %w", err)
 	}
 	return &runtime{
@@ -125,6 +139,7 @@ func (l *liveConfig) build(eff *Handler) (*runtime, error) {
 		minimalErrors: eff.ClientErrorVerbosity == verbosityMinimal,
 		timing:        eff.ServerTimingEnabled,
 		corsOrigins:   eff.ServerCORSAllowedOrigins,
+		stopKeys:      stopKeys,
 	}, nil
 }
 
@@ -133,6 +148,7 @@ func release(rt *runtime) error {
 	if rt == nil {
 		return nil
 	}
+	rt.stopKeys()
 	if _, err := sources.Delete(rt.sourceKey); err != nil {
 		return fmt.Errorf("stopping the schema cache loader: %w", err)
 	}

@@ -50,6 +50,8 @@ type Setting = schema.Setting
 // Config is the executor's part of the handler configuration, with
 // defaults already applied.
 type Config struct {
+	// Observer, when set, is told of pool waits and timeouts.
+	Observer Observer
 	// Schemas are db_schemas; the first is the default.
 	Schemas []string
 	// PreRequest is db_pre_request: a function name, optionally
@@ -83,6 +85,9 @@ type Config struct {
 	OpenAPIMode string
 	// OpenAPIServerProxyURI is the server address the API description names.
 	OpenAPIServerProxyURI string
+	// OpenAPIVersion is openapi_version: "2.0" (PostgREST's, the default)
+	// or "3.1".
+	OpenAPIVersion string
 	// AppSettings are set with set_config on every request, in this order.
 	AppSettings []Setting
 	// ServerTimingEnabled adds a Server-Timing header to responses.

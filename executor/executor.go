@@ -116,34 +116,31 @@ func (e *Executor) ReloadSchemaCache() {
 	e.source.Reload()
 }
 
-// Serve answers r as identity id.
-func (e *Executor) Serve(w http.ResponseWriter, r *http.Request, id jwtauth.Identity) {
+// Serve answers r as identity id and says what it did: the request's
+// action and schema, the response's status and, for an error, its code.
+func (e *Executor) Serve(w http.ResponseWriter, r *http.Request, id jwtauth.Identity) Outcome {
 	var timing *serverTiming
 	var mark time.Time
 	if e.cfg.ServerTimingEnabled {
 		timing, mark = &serverTiming{jwt: authDuration(r)}, time.Now()
 	}
 	if aerr := e.refuseAuthenticatorRole(id.Role, id.Authenticated); aerr != nil {
-		apierr.Write(w, r, aerr)
-		return
+		return refuse(w, r, aerr)
 	}
 	if aerr := limitBody(w, r, e.cfg.MaxBodySize); aerr != nil {
-		apierr.Write(w, r, aerr)
-		return
+		return refuse(w, r, aerr)
 	}
 	req, aerr := apirequest.Parse(r, e.cfg.Schemas, e.cfg.MaxBodySize)
 	if aerr != nil {
-		apierr.Write(w, r, aerr)
-		return
+		return refuse(w, r, aerr)
 	}
+	outcome := Outcome{Action: actionName(req.Action), Schema: req.Schema}
 	cache, aerr := e.schemaCache(r.Context())
 	if aerr != nil {
-		apierr.Write(w, r, aerr)
-		return
+		return outcome.failed(w, r, aerr, false)
 	}
 	if aerr := req.Preferences.ResolveTimezone(cache.KnownTimezone); aerr != nil {
-		apierr.Write(w, r, aerr)
-		return
+		return outcome.failed(w, r, aerr, false)
 	}
 	if timing != nil {
 		now := time.Now()
@@ -151,8 +148,8 @@ func (e *Executor) Serve(w http.ResponseWriter, r *http.Request, id jwtauth.Iden
 	}
 	out, err := e.handleOrExplain(r, req, cache, id)
 	if err != nil {
-		apierr.Write(w, r, e.asAPIError(err, id))
-		return
+		var pgErr *pgconn.PgError
+		return outcome.failed(w, r, e.asAPIError(err, id), errors.As(err, &pgErr))
 	}
 	if req.Action != apirequest.ActionInfo {
 		out.preferenceApplied = timezoneApplied(out.preferenceApplied, req.Preferences.Timezone)
@@ -166,7 +163,8 @@ func (e *Executor) Serve(w http.ResponseWriter, r *http.Request, id jwtauth.Iden
 		// the body, measured up to the moment the header must be sent.
 		out.serverTiming = func() string { timing.response = time.Since(mark); return timing.header() }
 	}
-	out.write(w, r, e.profileHeader(req))
+	outcome.Status = out.write(w, r, e.profileHeader(req))
+	return outcome
 }
 
 // handle routes the parsed request to its action.
@@ -225,7 +223,13 @@ func (e *Executor) asAPIError(err error, id jwtauth.Identity) *apierr.Error {
 func (e *Executor) acquire(ctx context.Context) (*pgxpool.Conn, error) {
 	actx, cancel := context.WithTimeout(ctx, e.cfg.PoolAcquisitionTimeout)
 	defer cancel()
+	if e.cfg.Observer != nil {
+		e.cfg.Observer.AcquireStarted()
+	}
 	conn, err := e.pool.Acquire(actx)
+	if e.cfg.Observer != nil {
+		e.cfg.Observer.AcquireEnded(err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded))
+	}
 	if err == nil {
 		return conn, nil
 	}

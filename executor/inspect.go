@@ -116,6 +116,9 @@ func (e *Executor) inspect(r *http.Request, req *apirequest.Request, cache *sche
 		opts.Access = access
 	}
 	doc, err := openapi.Build(cache, opts)
+	if err == nil && e.cfg.OpenAPIVersion == openapi.Version31 {
+		doc, err = openapi.ToV31(doc)
+	}
 	if err != nil {
 		return nil, err
 	}

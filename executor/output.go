@@ -106,8 +106,9 @@ func parseGUCHeaders(raw []byte) (http.Header, *apierr.Error) {
 	return h, nil
 }
 
-// write sends the response. profile, when set, is the Content-Profile.
-func (o *output) write(w http.ResponseWriter, r *http.Request, profile string) {
+// write sends the response and returns its status. profile, when set, is
+// the Content-Profile.
+func (o *output) write(w http.ResponseWriter, r *http.Request, profile string) int {
 	h := w.Header()
 	// A HEAD answers with GET's headers, Content-Type included, as
 	// PostgREST's do; other bodiless answers (return=minimal, 204) have
@@ -152,4 +153,5 @@ func (o *output) write(w http.ResponseWriter, r *http.Request, profile string) {
 	if r.Method != http.MethodHead && body != nil {
 		_, _ = w.Write(body)
 	}
+	return status
 }

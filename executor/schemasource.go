@@ -3,6 +3,7 @@ package executor
 import (
 	"context"
 	"errors"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -62,6 +63,13 @@ type SchemaSource struct {
 
 	stop    context.CancelFunc
 	stopped chan struct{}
+
+	// observer, when set, is told of every load.
+	observer Observer
+	// loadErr is the full cause of the last failed load, for operators
+	// (readiness in the admin API); nil after a success. Clients are told
+	// cacheErr, which says less.
+	loadErr atomic.Pointer[string]
 }
 
 // NewSchemaSource makes a source reading schemas through pool. It does
@@ -159,7 +167,17 @@ func (s *SchemaSource) attempt(ctx context.Context) error {
 	s.mu.Lock()
 	s.running = true
 	s.mu.Unlock()
+	start := time.Now()
 	err := s.load(ctx)
+	if s.observer != nil && ctx.Err() == nil {
+		s.observer.SchemaCacheLoaded(time.Since(start), err)
+	}
+	if err != nil {
+		msg := err.Error()
+		s.loadErr.Store(&msg)
+	} else {
+		s.loadErr.Store(nil)
+	}
 	s.mu.Lock()
 	s.running, s.attempted, s.finished = false, true, time.Now()
 	close(s.done)
@@ -202,6 +220,7 @@ func (s *SchemaSource) load(ctx context.Context) error {
 	schemaEpoch.Add(1)
 	s.cacheErr.Store(nil)
 	s.logger.Info("schema cache loaded",
+		zap.String("postgresql", serverVersion(c.ServerVersionNum)),
 		zap.Strings("schemas", s.schemas),
 		zap.Int("relations", countRelations(c)),
 		zap.Int("functions", countFunctions(c)),
@@ -263,4 +282,10 @@ func cacheFailure(err error) *apierr.Error {
 		return apierr.ConnectionError(connectionCause(err))
 	}
 	return apierr.NoSchemaCache()
+}
+
+// serverVersion renders server_version_num (150018) as PostgreSQL writes
+// its major and minor version ("15.18").
+func serverVersion(num int) string {
+	return strconv.Itoa(num/10000) + "." + strconv.Itoa(num%10000)
 }

@@ -14,15 +14,15 @@ func TestCacheMaxLifetime(t *testing.T) {
 		tok := "Bearer " + hs256(t, jwt.MapClaims{"role": "author"})
 		id, err := v.Authenticate(tok)
 		expect(t, id, err, ok("author", true))
-		keys := v.keys
-		v.keys = nil // a verification would now answer PGRST300
+		keys := v.keys.Load()
+		v.keys.Store(newKeySet(nil)) // a verification would now answer PGRST300
 		c.advance(30 * time.Second)
 		id, err = v.Authenticate(tok)
 		expect(t, id, err, ok("author", true)) // still cached
 		c.advance(30 * time.Second)
 		id, err = v.Authenticate(tok)
 		expect(t, id, err, fails("PGRST300", "Server lacks JWT secret"))
-		v.keys = keys
+		v.keys.Store(keys)
 		id, err = v.Authenticate(tok)
 		expect(t, id, err, ok("author", true))
 	})
@@ -32,7 +32,7 @@ func TestCacheMaxLifetime(t *testing.T) {
 		tok := "Bearer " + hs256(t, jwt.MapClaims{"role": "author"})
 		id, err := v.Authenticate(tok)
 		expect(t, id, err, ok("author", true))
-		v.keys = nil
+		v.keys.Store(newKeySet(nil))
 		c.advance(24 * time.Hour)
 		id, err = v.Authenticate(tok)
 		expect(t, id, err, ok("author", true))

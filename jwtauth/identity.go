@@ -5,7 +5,11 @@
 // database, so a bad token is refused before a pool connection is taken.
 package jwtauth
 
-import "time"
+import (
+	"context"
+	"net/http"
+	"time"
+)
 
 // Identity is who a request runs as.
 type Identity struct {
@@ -52,4 +56,14 @@ type Config struct {
 	AnonRole string
 	// Now is the clock; nil means time.Now. Tests set it.
 	Now func() time.Time
+	// Context bounds the background refresh of a JWKS fetched from a URL;
+	// nil means it never stops. HTTPClient fetches it (nil: a default
+	// client), and OnKeysError is told of each failed fetch (the last good
+	// keys stay in use).
+	Context     context.Context
+	HTTPClient  *http.Client
+	OnKeysError func(error)
+	// OnCacheLookup, when set, is told of every token looked up in the
+	// cache and whether it was found (metrics count both).
+	OnCacheLookup func(hit bool)
 }

@@ -1,11 +1,13 @@
 package jwtauth
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
@@ -37,10 +39,10 @@ const (
 // Verifier authenticates requests with one configuration. It is safe for
 // concurrent use.
 type Verifier struct {
-	keys []*verifyKey
-	// kidKeys is true when some key has a kid; only then does a token's kid
-	// narrow the keys tried.
-	kidKeys  bool
+	// keys is the current key set: fixed for keys in jwt_secret, replaced
+	// on each refresh for a JWKS URL (remote is then set).
+	keys     atomic.Pointer[keySet]
+	remote   *remoteKeys
 	audience string
 	anonRole string
 	rolePath rolePath
@@ -50,14 +52,19 @@ type Verifier struct {
 	// until it expires.
 	cacheMaxLifetime time.Duration
 	anon             Identity // the identity of requests without a token
+	// onCacheLookup is Config.OnCacheLookup, or a no-op.
+	onCacheLookup func(hit bool)
 }
 
 // New parses the configured keys and role claim path and returns a
 // Verifier. Its errors are configuration errors, meant to stop Provision.
 func New(cfg Config) (*Verifier, error) {
-	keys, err := loadKeys(cfg.Secret, cfg.SecretIsBase64)
-	if err != nil {
-		return nil, err
+	var keys []*verifyKey
+	if !isJWKSURL(cfg.Secret) {
+		var err error
+		if keys, err = loadKeys(cfg.Secret, cfg.SecretIsBase64); err != nil {
+			return nil, err
+		}
 	}
 	roleKey := cfg.RoleClaimKey
 	if roleKey == "" {
@@ -71,18 +78,31 @@ func New(cfg Config) (*Verifier, error) {
 		return nil, fmt.Errorf("checking jwt_cache_max_entries: %d is negative", cfg.CacheMaxEntries)
 	}
 	v := &Verifier{
-		keys:     keys,
 		audience: cfg.Audience,
 		anonRole: cfg.AnonRole,
 		rolePath: path,
 		now:      cfg.Now,
+
+		onCacheLookup: cfg.OnCacheLookup,
+	}
+	if v.onCacheLookup == nil {
+		v.onCacheLookup = func(bool) {}
 	}
 	v.cacheMaxLifetime = cfg.CacheMaxLifetime
 	if v.now == nil {
 		v.now = time.Now
 	}
-	for _, k := range keys {
-		v.kidKeys = v.kidKeys || k.kid != ""
+	v.keys.Store(newKeySet(keys))
+	if isJWKSURL(cfg.Secret) {
+		ctx := cfg.Context
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		remote, err := startRemoteKeys(ctx, cfg.Secret, cfg.HTTPClient, v.keys.Store, cfg.OnKeysError)
+		if err != nil {
+			return nil, err
+		}
+		v.remote = remote
 	}
 	if cfg.CacheMaxEntries > 0 {
 		v.cache = newTokenCache(cfg.CacheMaxEntries)
@@ -116,7 +136,9 @@ func (v *Verifier) Authenticate(authorization string) (Identity, *apierr.Error) 
 	}
 	now := v.now()
 	if v.cache != nil {
-		if e, ok := v.cache.get(token); ok && v.cacheMaxLifetime > 0 && now.Sub(e.cachedAt) >= v.cacheMaxLifetime {
+		e, ok := v.cache.get(token)
+		v.onCacheLookup(ok)
+		if ok && v.cacheMaxLifetime > 0 && now.Sub(e.cachedAt) >= v.cacheMaxLifetime {
 			v.cache.remove(token) // verified again below, as if never seen
 		} else if ok {
 			if err := e.times.check(now); err != nil {
@@ -126,7 +148,7 @@ func (v *Verifier) Authenticate(authorization string) (Identity, *apierr.Error) 
 			return e.id, nil
 		}
 	}
-	if len(v.keys) == 0 {
+	if v.remote == nil && len(v.keys.Load().keys) == 0 {
 		return Identity{}, apierr.JWTSecretMissing()
 	}
 	if n := strings.Count(token, ".") + 1; n != 3 {
@@ -204,9 +226,15 @@ func (v *Verifier) verifySignature(token string) ([]byte, *apierr.Error) {
 	if !supported || !segmentsDecode(token) {
 		return nil, apierr.JWTDecode(msgBadCrypto, "")
 	}
-	byKid := kid != "" && v.kidKeys
+	ks := v.keys.Load()
+	if v.remote != nil && kid != "" && !ks.hasKid(kid) {
+		// A kid the set lacks: the provider may have rotated its keys.
+		v.remote.refreshForKid(context.Background())
+		ks = v.keys.Load()
+	}
+	byKid := kid != "" && ks.kidKeys
 	tried := false
-	for _, k := range v.keys {
+	for _, k := range ks.keys {
 		if (byKid && k.kid != kid) || k.family != family || !k.allows(alg) {
 			continue
 		}

@@ -1,4 +1,4 @@
-// Validates an OpenAPI (Swagger 2.0) document against the specification's
+// Validates an OpenAPI document (Swagger 2.0 or OpenAPI 3.1) against the specification's
 // JSON schema and the rules the schema cannot express (references resolve,
 // no duplicate parameters, path parameters declared, required properties
 // exist), with @apidevtools/swagger-parser.
@@ -29,12 +29,16 @@ try {
 
 try {
   // validate() dereferences the document it is given: keep the original.
-  const api = await SwaggerParser.validate(structuredClone(doc));
-  if (doc.swagger !== "2.0") {
-    console.error(`not a Swagger 2.0 document: swagger is ${JSON.stringify(doc.swagger)}`);
+  // The version pgrest writes: Swagger 2.0 (openapi_version 2.0, the
+  // default) or OpenAPI 3.1 (openapi_version 3.1). swagger-parser
+  // validates either against its specification's JSON schema.
+  const version = doc.swagger === "2.0" ? "swagger 2.0" : /^3\.1\.\d+$/.test(doc.openapi ?? "") ? `openapi ${doc.openapi}` : null;
+  if (version === null) {
+    console.error(`neither Swagger 2.0 nor OpenAPI 3.1: swagger is ${JSON.stringify(doc.swagger)}, openapi is ${JSON.stringify(doc.openapi)}`);
     process.exit(1);
   }
-  console.log(`valid: swagger ${api.swagger} ${JSON.stringify(api.info.title)}`);
+  const api = await SwaggerParser.validate(structuredClone(doc));
+  console.log(`valid: ${version} ${JSON.stringify(api.info.title)}`);
 } catch (err) {
   console.error(err.message);
   for (const detail of err.details ?? []) {

@@ -1,0 +1,50 @@
+package caddymodule
+
+import (
+	"net/http"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	"go.uber.org/zap"
+
+	"github.com/pgrest/caddy-pgrest/executor"
+	"github.com/pgrest/caddy-pgrest/jwtauth"
+)
+
+// recordOutcome counts an answered request in the metrics and tells
+// Caddy's access log who made it and what it did:
+//
+//   - user_id ({http.auth.user.id}, as Caddy's own authentication handler
+//     sets it) is the token's sub claim when it has one, else the role
+//     the request ran as;
+//   - the extra fields pgrest_role, pgrest_action and pgrest_schema, and
+//     on errors pgrest_code, plus pgrest_sqlstate when PostgreSQL raised
+//     the error.
+func recordOutcome(r *http.Request, id jwtauth.Identity, o executor.Outcome) {
+	countRequest(o)
+	ctx := r.Context()
+	if repl, ok := ctx.Value(caddy.ReplacerCtxKey).(*caddy.Replacer); ok && id.Role != "" {
+		user := id.Role
+		if sub, ok := id.Claims["sub"].(string); ok && sub != "" {
+			user = sub
+		}
+		repl.Set("http.auth.user.id", user)
+	}
+	extra, ok := ctx.Value(caddyhttp.ExtraLogFieldsCtxKey).(*caddyhttp.ExtraLogFields)
+	if !ok {
+		return
+	}
+	if id.Role != "" {
+		extra.Add(zap.String("pgrest_role", id.Role))
+	}
+	extra.Add(zap.String("pgrest_action", o.Action))
+	if o.Schema != "" {
+		extra.Add(zap.String("pgrest_schema", o.Schema))
+	}
+	if o.Code != "" {
+		extra.Add(zap.String("pgrest_code", o.Code))
+		if o.FromDatabase {
+			extra.Add(zap.String("pgrest_sqlstate", o.Code))
+		}
+	}
+}
