@@ -40,9 +40,9 @@ all: build
 build:
 	$(GO) build -o bin/caddy ./cmd/caddy
 
-# make test runs the Go tests and then the client suite, even when the Go
-# tests fail, and ends with one line of counts over both ("make test: N
-# passed, N failed, N skipped"), written by tests/testsummary.
+# make test runs the Go tests and then the client suites, even when the Go
+# tests fail, and ends with one line of counts over all of them ("make
+# test: N passed, N failed, N skipped"), written by tests/testsummary.
 TEST_SUMMARY_DIR ?= bin/test-summary
 SUMMARY = $(TEST_SUMMARY_DIR)/testsummary
 
@@ -53,7 +53,9 @@ test: fmt-check vet
 	GO=$(GO) $(SUMMARY) go -out $(TEST_SUMMARY_DIR)/go.count $(GO_TEST_FLAGS) $(PKGS) || status=1; \
 	(cd $(CLIENT_DIR) && npm ci --no-audit --no-fund) && \
 	$(SUMMARY) cmd -out $(TEST_SUMMARY_DIR)/client.count $(GO) run ./$(CLIENT_DIR)/server $(CLIENT_TEST_ARGS) || status=1; \
-	$(SUMMARY) total $(TEST_SUMMARY_DIR)/go.count $(TEST_SUMMARY_DIR)/client.count || status=1; \
+	(cd $(CLIENT2_DIR) && npm ci --no-audit --no-fund) && \
+	PGREST_CLIENT_SUITE=client2 $(SUMMARY) cmd -out $(TEST_SUMMARY_DIR)/client2.count $(GO) run ./$(CLIENT_DIR)/server || status=1; \
+	$(SUMMARY) total $(TEST_SUMMARY_DIR)/go.count $(TEST_SUMMARY_DIR)/client.count $(TEST_SUMMARY_DIR)/client2.count || status=1; \
 	exit $$status
 
 # Tracked and new files, not those in node_modules or other ignored folders.
