@@ -101,6 +101,12 @@ type Handler struct {
 	// Listens on db_channel. Default: true.
 	DBChannelEnabled *bool `json:"db_channel_enabled,omitempty"`
 
+	// Where the db_channel listener connects, when not through db_uri
+	// (the default): behind PgBouncer in transaction pooling mode, whose
+	// server connections change hands at every transaction, LISTEN needs
+	// a session of its own, straight to PostgreSQL. Placeholders allowed.
+	DBChannelURI string `json:"db_channel_uri,omitempty"`
+
 	// The key tokens are verified with: an HMAC passphrase (at least 32
 	// characters), a one-line JWK or JWKS, or `@path` naming a file that
 	// holds any of these. Empty means tokens are refused with 500 PGRST300.
@@ -181,6 +187,10 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 
 	repl := caddy.NewReplacer()
 	dbURI, err := resolveSecret(repl, "db_uri", h.DBURI)
+	if err != nil {
+		return err
+	}
+	channelURI, err := resolveSecret(repl, "db_channel_uri", h.DBChannelURI)
 	if err != nil {
 		return err
 	}
@@ -273,6 +283,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		TxEnd:                  executor.TxEnd(h.DBTxEnd),
 		Channel:                h.DBChannel,
 		ChannelEnabled:         *h.DBChannelEnabled,
+		ChannelURI:             channelURI,
 		LegacyClaims:           h.DBLegacyClaims,
 		OpenAPIMode:            h.OpenAPIMode,
 		OpenAPIServerProxyURI:  h.OpenAPIServerProxyURI,
