@@ -160,6 +160,9 @@ func (h *Handler) redacted() Handler {
 	if !namesSecret(c.DBURI) {
 		c.DBURI = redactURI(c.DBURI)
 	}
+	if c.DBChannelURI != "" && !namesSecret(c.DBChannelURI) {
+		c.DBChannelURI = redactURI(c.DBChannelURI)
+	}
 	if c.JWTSecret != "" && !namesSecret(c.JWTSecret) {
 		c.JWTSecret = redactedValue
 	}

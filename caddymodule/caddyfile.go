@@ -50,6 +50,7 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //	    db_tx_end                   commit|commit-allow-override|rollback|rollback-allow-override
 //	    db_channel                  <channel>
 //	    db_channel_enabled          true|false
+//	    db_channel_uri              <uri>
 //	    jwt_secret                  <passphrase|JWK|JWKS|@path|https://JWKS-URL>
 //	    jwt_secret_is_base64        true|false
 //	    jwt_aud                     <audience>
@@ -128,6 +129,8 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			h.DBTxEnd, err = oneArg(d, sub)
 		case "db_channel":
 			h.DBChannel, err = oneArg(d, sub)
+		case "db_channel_uri":
+			h.DBChannelURI, err = oneArg(d, sub)
 		case "db_channel_enabled":
 			h.DBChannelEnabled, err = boolPtrArg(d, sub)
 		case "jwt_secret":

@@ -105,6 +105,12 @@ type Handler struct {
 	// Listens on db_channel. Default: true.
 	DBChannelEnabled *bool `json:"db_channel_enabled,omitempty"`
 
+	// Where the db_channel listener connects, when not through db_uri
+	// (the default): behind PgBouncer in transaction pooling mode, whose
+	// server connections change hands at every transaction, LISTEN needs
+	// a session of its own, straight to PostgreSQL. Placeholders allowed.
+	DBChannelURI string `json:"db_channel_uri,omitempty"`
+
 	// The key tokens are verified with: an HMAC passphrase (at least 32
 	// characters), a one-line JWK or JWKS, `@path` naming a file that
 	// holds any of these, or an `https://` URL of a JWKS (as identity
@@ -206,6 +212,10 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	if err != nil {
 		return err
 	}
+	channelURI, err := resolveSecret(repl, "db_channel_uri", h.DBChannelURI)
+	if err != nil {
+		return err
+	}
 	if dbURI, err = readAtFile("db_uri", dbURI); err != nil {
 		return err
 	}
@@ -253,7 +263,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 
 	base := *h
 	base.JWTSecret, base.JWTAud = secret, aud
-	h.live = &liveConfig{base: base, appSettings: settings, dbURI: dbURI, authenticator: auth,
+	h.live = &liveConfig{base: base, appSettings: settings, dbURI: dbURI, channelURI: channelURI, authenticator: auth,
 		pool: h.pool, poolKey: key, logger: h.logger, ctx: ctx}
 	eff := &base
 	if *h.DBConfig {

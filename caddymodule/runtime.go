@@ -42,6 +42,7 @@ type liveConfig struct {
 	base          Handler
 	appSettings   []executor.Setting
 	dbURI         string
+	channelURI    string
 	authenticator string
 	pool          *sharedPool
 	poolKey       poolKey
@@ -107,6 +108,7 @@ func (l *liveConfig) build(eff *Handler) (*runtime, error) {
 		TxEnd:                  executor.TxEnd(eff.DBTxEnd),
 		Channel:                eff.DBChannel,
 		ChannelEnabled:         *eff.DBChannelEnabled,
+		ChannelURI:             l.channelURI,
 		LegacyClaims:           eff.DBLegacyClaims,
 		OpenAPIMode:            eff.OpenAPIMode,
 		OpenAPIServerProxyURI:  eff.OpenAPIServerProxyURI,

@@ -79,6 +79,10 @@ type Config struct {
 	Channel string
 	// ChannelEnabled turns the listener on (db_channel_enabled).
 	ChannelEnabled bool
+	// ChannelURI is db_channel_uri: where the listener connects, when not
+	// through the pool's db_uri. LISTEN needs a session of its own, which
+	// a pooler in transaction mode (PgBouncer) does not keep.
+	ChannelURI string
 	// LegacyClaims is "auto", "true" or "false" (db_legacy_claims).
 	LegacyClaims string
 	// OpenAPIMode is openapi_mode.

@@ -2,6 +2,7 @@ package executor
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -47,7 +48,14 @@ func (e *Executor) listen(ctx context.Context) {
 }
 
 func (e *Executor) listenOnce(ctx context.Context, connected func()) error {
-	conn, err := pgx.ConnectConfig(ctx, e.pool.Config().ConnConfig.Copy())
+	cfg := e.pool.Config().ConnConfig.Copy()
+	if e.cfg.ChannelURI != "" {
+		var err error
+		if cfg, err = pgx.ParseConfig(e.cfg.ChannelURI); err != nil {
+			return fmt.Errorf("parsing db_channel_uri: %w", err)
+		}
+	}
+	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
 		return err
 	}

@@ -9,7 +9,11 @@
 #   pg.sh status  DIR            pg_ctl status; exit 0 running, 3 stopped, 4 no cluster
 #   pg.sh psql    DIR PORT [ARGS...]   psql as the superuser over the unix socket
 #   pg.sh dsn     DIR PORT [DB]  print the superuser URL (TCP, password)
-#   pg.sh destroy DIR            stop the cluster and delete its files
+#   pg.sh destroy DIR            stop the cluster (and its PgBouncer) and delete its files
+#   pg.sh pgbouncer-ensure       install PgBouncer (apt-get, as root or through sudo) unless found
+#   pg.sh pgbouncer-start DIR PORT BPORT   PgBouncer in transaction pooling mode on
+#                                127.0.0.1:BPORT in front of the cluster DIR on PORT
+#   pg.sh pgbouncer-stop  DIR    stop that PgBouncer
 #
 # Who runs the server: PostgreSQL refuses to run as root. As a normal user the
 # server runs as that user. As root it runs as `postgres` (made by Debian's
@@ -37,7 +41,7 @@ die() {
 }
 
 usage() {
-	sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -332,6 +336,7 @@ cmd_destroy() {
 	local dir=$1 data
 	data=$(data_dir "$dir")
 	if [ -f "$data/PG_VERSION" ]; then
+		cmd_pgbouncer_stop "$dir"
 		cmd_stop "$dir"
 		rm -rf -- "$data"
 		log "removed the cluster in $data"
@@ -341,6 +346,87 @@ cmd_destroy() {
 		rm -rf -- "$data"
 	fi
 	[ ! -L "$dir" ] || rm -f -- "$dir"
+}
+
+find_pgbouncer() {
+	local p
+	for p in "$(command -v pgbouncer 2>/dev/null)" /usr/sbin/pgbouncer; do
+		if [ -n "$p" ] && [ -x "$p" ]; then
+			echo "$p"
+			return 0
+		fi
+	done
+	return 1
+}
+
+cmd_pgbouncer_ensure() {
+	local p
+	if p=$(find_pgbouncer); then
+		log "found $("$p" --version | head -1) at $p"
+		return 0
+	fi
+	command -v apt-get >/dev/null 2>&1 || die "PgBouncer not found and no apt-get to install it"
+	can_be_root || die "PgBouncer not found; as root run: apt-get update && apt-get install -y pgbouncer"
+	log "running: apt-get update && apt-get install -y --no-install-recommends pgbouncer"
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends pgbouncer
+	p=$(find_pgbouncer) || die "apt-get installed pgbouncer but it was not found"
+	log "installed $("$p" --version | head -1)"
+}
+
+# PgBouncer's files live in the cluster's folder under pgbouncer/, owned by
+# the server user, who runs it (PgBouncer refuses to run as root too). It
+# logs clients in with SCRAM, looking their secrets up in pg_shadow as the
+# superuser (auth_query), so roles that fixtures create later work.
+cmd_pgbouncer_start() {
+	[ $# -eq 3 ] || usage
+	local dir=$1 port=$2 bport=$3 data user bin conf pw
+	check_port "$port"
+	check_port "$bport"
+	bin=$(find_pgbouncer) || die "PgBouncer not found; run: bash scripts/pg.sh pgbouncer-ensure"
+	data=$(data_dir "$dir")
+	[ -f "$data/PG_VERSION" ] || die "no cluster in $dir"
+	user=$(owner_of "$data")
+	conf=$data/pgbouncer
+	pw=$(cat "$data/pgrest-superuser.pw")
+	as_user "$user" mkdir -p "$conf"
+	printf '"postgres" "%s"\n' "$pw" | as_user "$user" sh -c "umask 077; cat >'$conf/userlist.txt'"
+	as_user "$user" sh -c "cat >'$conf/pgbouncer.ini'" <<EOF
+[databases]
+* = host=127.0.0.1 port=$port
+
+[pgbouncer]
+listen_addr = 127.0.0.1
+listen_port = $bport
+unix_socket_dir =
+auth_type = scram-sha-256
+auth_file = $conf/userlist.txt
+auth_user = postgres
+pool_mode = transaction
+max_client_conn = 1000
+default_pool_size = 40
+ignore_startup_parameters = extra_float_digits
+pidfile = $conf/pgbouncer.pid
+logfile = $conf/pgbouncer.log
+admin_users = postgres
+EOF
+	as_user "$user" "$bin" -d "$conf/pgbouncer.ini" || die "PgBouncer did not start; see $conf/pgbouncer.log"
+	log "PgBouncer (transaction pooling) on 127.0.0.1:$bport in front of 127.0.0.1:$port"
+}
+
+cmd_pgbouncer_stop() {
+	[ $# -eq 1 ] || usage
+	local data pidfile pid
+	data=$(data_dir "$1")
+	pidfile=$data/pgbouncer/pgbouncer.pid
+	[ -f "$pidfile" ] || return 0
+	pid=$(cat "$pidfile")
+	kill "$pid" 2>/dev/null || true
+	for _ in $(seq 50); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	log "stopped PgBouncer of $1"
 }
 
 [ $# -ge 1 ] || usage
@@ -355,5 +441,8 @@ status) cmd_status "$@" ;;
 psql) cmd_psql "$@" ;;
 dsn) cmd_dsn "$@" ;;
 destroy) cmd_destroy "$@" ;;
+pgbouncer-ensure) cmd_pgbouncer_ensure "$@" ;;
+pgbouncer-start) cmd_pgbouncer_start "$@" ;;
+pgbouncer-stop) cmd_pgbouncer_stop "$@" ;;
 *) usage ;;
 esac

@@ -131,6 +131,9 @@ func setUpIn(ctx context.Context, cluster *pgtest.Cluster, name string, loaders 
 		}
 		err = load(ctx, dsn)
 	}
+	if err == nil && viaPgBouncer() {
+		err = startPgBouncer(cluster)
+	}
 	if err != nil {
 		cluster.Stop()
 		return nil, err

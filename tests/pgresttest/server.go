@@ -135,6 +135,10 @@ func FreePort() (int, error) {
 // server and the adapter's warnings; an error holds the Caddyfile. Stop
 // stops the server.
 func Serve(dirs map[string]string, opts Options) (*Server, []string, error) {
+	dirs, err := throughPgBouncer(dirs)
+	if err != nil {
+		return nil, nil, err
+	}
 	port, err := FreePort()
 	if err != nil {
 		return nil, nil, err

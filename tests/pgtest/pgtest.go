@@ -64,6 +64,9 @@ type Cluster struct {
 
 	mu        sync.Mutex
 	databases []string // made by NewDatabase, dropped by Stop
+	// bouncerPort is the port of the cluster's PgBouncer, once
+	// StartPgBouncer started it.
+	bouncerPort string
 }
 
 // MustStart is Start for TestMain: on failure it prints why and exits.
