@@ -40,10 +40,16 @@ all: build
 build:
 	$(GO) build -o bin/caddy ./cmd/caddy
 
-# make test runs the Go tests and then the client suites, even when the Go
-# tests fail, and ends with one line of counts over all of them ("make
+# make test runs the Go tests, the HTTP suites again through PgBouncer, and
+# then the client suites, even when the Go tests fail, and ends with one line of counts over all of them ("make
 # test: N passed, N failed, N skipped"), written by tests/testsummary.
 TEST_SUMMARY_DIR ?= bin/test-summary
+# The read, write and RPC suites run a second time through PgBouncer in
+# transaction pooling mode (db_prepared_statements false, db_channel_uri
+# around it), as a deployment behind PgBouncer runs; without -race, which
+# the first run already had.
+PGBOUNCER_PKGS ?= ./tests/read ./tests/write ./tests/rpc
+PGBOUNCER_TEST_FLAGS ?= -count=1 -p 1 -timeout $(TEST_TIMEOUT)
 SUMMARY = $(TEST_SUMMARY_DIR)/testsummary
 
 test: fmt-check vet
@@ -51,11 +57,12 @@ test: fmt-check vet
 	$(GO) build -o $(SUMMARY) ./tests/testsummary
 	@status=0; \
 	GO=$(GO) $(SUMMARY) go -out $(TEST_SUMMARY_DIR)/go.count $(GO_TEST_FLAGS) $(PKGS) || status=1; \
+	PGREST_TEST_PGBOUNCER=1 GO=$(GO) $(SUMMARY) go -out $(TEST_SUMMARY_DIR)/pgbouncer.count $(PGBOUNCER_TEST_FLAGS) $(PGBOUNCER_PKGS) || status=1; \
 	(cd $(CLIENT_DIR) && npm ci --no-audit --no-fund) && \
 	$(SUMMARY) cmd -out $(TEST_SUMMARY_DIR)/client.count $(GO) run ./$(CLIENT_DIR)/server $(CLIENT_TEST_ARGS) || status=1; \
 	(cd $(CLIENT2_DIR) && npm ci --no-audit --no-fund) && \
 	PGREST_CLIENT_SUITE=client2 $(SUMMARY) cmd -out $(TEST_SUMMARY_DIR)/client2.count $(GO) run ./$(CLIENT_DIR)/server || status=1; \
-	$(SUMMARY) total $(TEST_SUMMARY_DIR)/go.count $(TEST_SUMMARY_DIR)/client.count $(TEST_SUMMARY_DIR)/client2.count || status=1; \
+	$(SUMMARY) total $(TEST_SUMMARY_DIR)/go.count $(TEST_SUMMARY_DIR)/pgbouncer.count $(TEST_SUMMARY_DIR)/client.count $(TEST_SUMMARY_DIR)/client2.count || status=1; \
 	exit $$status
 
 # Tracked and new files, not those in node_modules or other ignored folders.

@@ -411,6 +411,14 @@ logfile = $conf/pgbouncer.log
 admin_users = postgres
 EOF
 	as_user "$user" "$bin" -d "$conf/pgbouncer.ini" || die "PgBouncer did not start; see $conf/pgbouncer.log"
+	# -d returns once it has forked; wait until it listens.
+	for _ in $(seq 100); do
+		if (exec 3<>"/dev/tcp/127.0.0.1/$bport") 2>/dev/null; then
+			break
+		fi
+		sleep 0.1
+	done
+	(exec 3<>"/dev/tcp/127.0.0.1/$bport") 2>/dev/null || die "PgBouncer does not listen on $bport; see $conf/pgbouncer.log"
 	log "PgBouncer (transaction pooling) on 127.0.0.1:$bport in front of 127.0.0.1:$port"
 }
 
