@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/signal"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -586,30 +585,6 @@ func (h *Handler) Cleanup() error {
 		return fmt.Errorf("closing connection pool: %w", err)
 	}
 	return nil
-}
-
-// watchReloadSignals calls reload on each reload signal (SIGUSR1 where it
-// exists) until ctx is done. Caddy's own SIGUSR1 handling reloads the
-// config only when it was started with `caddy run --config`; this makes the
-// signal reload the schema cache however Caddy was started.
-func watchReloadSignals(ctx context.Context, logger *zap.Logger, reload func()) {
-	if len(reloadSignals) == 0 {
-		return
-	}
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, reloadSignals...)
-	go func() {
-		defer signal.Stop(ch)
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case sig := <-ch:
-				logger.Info("reloading schema cache", zap.Stringer("signal", sig))
-				reload()
-			}
-		}
-	}()
 }
 
 // pools holds the connection pools shared by handlers with the same

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"testing"
 )
 
@@ -19,10 +20,10 @@ func TestOpenAPI31HasTheContentOf20(t *testing.T) {
 	if v3["openapi"] != "3.1.0" || v3["swagger"] != nil {
 		t.Fatalf("openapi = %v, swagger = %v; want 3.1.0 and none", v3["openapi"], v3["swagger"])
 	}
-	if got, want := oaKeys(v3["paths"]), oaKeys(v2["paths"]); !equalStrings(got, want) {
+	if got, want := oaKeys(v3["paths"]), oaKeys(v2["paths"]); !slices.Equal(got, want) {
 		t.Errorf("paths %v, want those of 2.0 %v", got, want)
 	}
-	if got, want := oaKeys(oaAt(v3, "components", "schemas")), oaKeys(v2["definitions"]); !equalStrings(got, want) {
+	if got, want := oaKeys(oaAt(v3, "components", "schemas")), oaKeys(v2["definitions"]); !slices.Equal(got, want) {
 		t.Errorf("components.schemas %v, want the 2.0 definitions %v", got, want)
 	}
 	for _, name := range oaKeys(v2["definitions"]) {
@@ -54,16 +55,4 @@ func TestOpenAPI31HasTheContentOf20(t *testing.T) {
 	if res := s31.get(t, "/", "Accept-Profile", "oa"); res.Status != http.StatusOK {
 		t.Errorf("GET / = %d", res.Status)
 	}
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

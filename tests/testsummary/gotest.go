@@ -28,13 +28,8 @@ func runGoTest(out string, args []string) int {
 		goCmd = "go"
 	}
 	cmd := exec.Command(goCmd, append([]string{"test", "-json"}, args...)...)
-	cmd.Stderr = os.Stderr
-	stdout, err := cmd.StdoutPipe()
+	stdout, err := start(cmd)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "testsummary:", err)
-		return 1
-	}
-	if err := cmd.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, "testsummary:", err)
 		return 1
 	}

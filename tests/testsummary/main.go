@@ -20,7 +20,9 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
+	"os/exec"
 )
 
 func main() {
@@ -55,4 +57,15 @@ func outFlag(args []string) (string, []string) {
 func usage() {
 	fmt.Fprintln(os.Stderr, "usage: testsummary go -out FILE [go test args] | cmd -out FILE command [args] | total FILE...")
 	os.Exit(2)
+}
+
+// start starts cmd with its standard error going to ours and returns its
+// standard output, which the caller reads to the end before cmd.Wait.
+func start(cmd *exec.Cmd) (io.Reader, error) {
+	cmd.Stderr = os.Stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	return stdout, cmd.Start()
 }

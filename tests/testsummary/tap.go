@@ -15,13 +15,8 @@ import (
 // of them: a command may run node --test more than once.
 func runTAPCommand(out string, args []string) int {
 	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Stderr = os.Stderr
-	stdout, err := cmd.StdoutPipe()
+	stdout, err := start(cmd)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "testsummary:", err)
-		return 1
-	}
-	if err := cmd.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, "testsummary:", err)
 		return 1
 	}
