@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"context"
 	"net/http"
 	"strings"
 
@@ -21,7 +22,11 @@ func (e *Executor) rootSpec(r *http.Request, req *apirequest.Request, cache *sch
 	call := *req
 	call.Target, call.Action = apirequest.TargetFunction, apirequest.ActionInvoke
 	call.Name = rootSpecName(e.cfg.RootSpec)
-	out, err := e.invoke(r, &call, cache, id)
+	// The function's JSON answers both: it is called as for JSON, while
+	// its SQL sees the Accept header the client sent.
+	asJSON := r.Clone(context.WithValue(r.Context(), sentAcceptKey{}, r.Header.Get("Accept")))
+	asJSON.Header.Set("Accept", "application/json")
+	out, err := e.invoke(asJSON, &call, cache, id)
 	if err != nil {
 		return nil, err
 	}
@@ -38,4 +43,21 @@ func rootSpecName(spec string) string {
 		return spec[i+1:]
 	}
 	return spec
+}
+
+// sentAcceptKey holds, in a request's context, the Accept header the client
+// sent when pgrest calls something for another media type than the one
+// asked for (db_root_spec's function, for the OpenAPI document).
+type sentAcceptKey struct{}
+
+// asSent is r as the client sent it, for the headers SQL sees
+// (request.headers).
+func asSent(r *http.Request) *http.Request {
+	accept, ok := r.Context().Value(sentAcceptKey{}).(string)
+	if !ok {
+		return r
+	}
+	sent := r.Clone(r.Context())
+	sent.Header.Set("Accept", accept)
+	return sent
 }

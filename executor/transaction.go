@@ -47,7 +47,7 @@ func (e *Executor) transactWith(r *http.Request, req *apirequest.Request, cache 
 	}
 	commit, applied := e.txOutcome(req.Preferences)
 	statements := make([]sqlgen.Statement, 0, 3+len(opts.extras))
-	statements = append(statements, e.settingsStatement(r, id, req.Schema, e.legacyClaims(cache),
+	statements = append(statements, e.settingsStatement(asSent(r), id, req.Schema, e.legacyClaims(cache),
 		cache.RoleSettings[id.Role], withTimezone(req.Preferences.Timezone, opts.settings)))
 	if !e.preRequest.SQL.IsEmpty() {
 		statements = append(statements, e.preRequest)
