@@ -20,9 +20,13 @@ type payload struct {
 	// rows is the JSON array of row objects sent to the database.
 	rows []byte
 	// object is the body's one row when it was an object (or a form)
-	// rather than an array; PATCH sends it alone.
+	// rather than an array.
 	object []byte
-	count  int
+	// first is the body's first row as a JSON object (the object itself
+	// when the body is one); nil when there is no row. PATCH sets the
+	// columns from it alone, as PostgREST does with an array.
+	first []byte
+	count int
 }
 
 // parsePayload reads a body in the given media type. anyKeys (columns=
@@ -54,13 +58,16 @@ func jsonPayload(body []byte, anyKeys bool) (*payload, *apierr.Error) {
 		}
 		rows := make([]byte, 0, len(body)+2)
 		rows = append(append(append(rows, '['), body...), ']')
-		return &payload{keys: keys, rows: rows, object: body, count: 1}, nil
+		return &payload{keys: keys, rows: rows, object: body, first: body, count: 1}, nil
 	case '[':
 		var elems []json.RawMessage
 		if err := json.Unmarshal(body, &elems); err != nil {
 			return nil, apierr.InvalidBody("Empty or invalid json")
 		}
 		p := &payload{rows: body, count: len(elems)}
+		if len(elems) > 0 {
+			p.first = elems[0]
+		}
 		var want map[string]bool
 		for i, el := range elems {
 			keys, err := objectKeys(el)
@@ -147,7 +154,7 @@ func formPayload(body []byte) (*payload, *apierr.Error) {
 	}
 	object, _ := json.Marshal(obj)
 	rows := append(append([]byte{'['}, object...), ']')
-	return &payload{keys: keys, rows: rows, object: object, count: 1}, nil
+	return &payload{keys: keys, rows: rows, object: object, first: object, count: 1}, nil
 }
 
 // csvPayload reads a header line and rows; an unquoted NULL is null. Each
