@@ -2,12 +2,9 @@ package executor
 
 import (
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/url"
-	"slices"
 	"strings"
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
@@ -20,9 +17,13 @@ type payload struct {
 	// rows is the JSON array of row objects sent to the database.
 	rows []byte
 	// object is the body's one row when it was an object (or a form)
-	// rather than an array; PATCH sends it alone.
+	// rather than an array.
 	object []byte
-	count  int
+	// first is the body's first row as a JSON object (the object itself
+	// when the body is one); nil when there is no row. PATCH sets the
+	// columns from it alone, as PostgREST does with an array.
+	first []byte
+	count int
 }
 
 // parsePayload reads a body in the given media type. anyKeys (columns=
@@ -54,13 +55,16 @@ func jsonPayload(body []byte, anyKeys bool) (*payload, *apierr.Error) {
 		}
 		rows := make([]byte, 0, len(body)+2)
 		rows = append(append(append(rows, '['), body...), ']')
-		return &payload{keys: keys, rows: rows, object: body, count: 1}, nil
+		return &payload{keys: keys, rows: rows, object: body, first: body, count: 1}, nil
 	case '[':
 		var elems []json.RawMessage
 		if err := json.Unmarshal(body, &elems); err != nil {
 			return nil, apierr.InvalidBody("Empty or invalid json")
 		}
 		p := &payload{rows: body, count: len(elems)}
+		if len(elems) > 0 {
+			p.first = elems[0]
+		}
 		var want map[string]bool
 		for i, el := range elems {
 			keys, err := objectKeys(el)
@@ -147,71 +151,7 @@ func formPayload(body []byte) (*payload, *apierr.Error) {
 	}
 	object, _ := json.Marshal(obj)
 	rows := append(append([]byte{'['}, object...), ']')
-	return &payload{keys: keys, rows: rows, object: object, count: 1}, nil
-}
-
-// csvPayload reads a header line and rows; an unquoted NULL is null. Each
-// record is written as a JSON object as soon as it is read, into one
-// buffer sized from the body, so no row is held twice.
-func csvPayload(body []byte) (*payload, *apierr.Error) {
-	r := csv.NewReader(bytes.NewReader(body))
-	r.ReuseRecord = true
-	header, err := r.Read()
-	if err != nil {
-		return nil, apierr.InvalidBody("Empty or invalid csv")
-	}
-	header = slices.Clone(header) // ReuseRecord: the next Read overwrites it
-	keys := csvKeys(header)
-	// JSON spends a key and some punctuation per field on top of the CSV.
-	out := bytes.NewBuffer(make([]byte, 0, len(body)+len(body)/2+2))
-	out.WriteByte('[')
-	count := 0
-	for {
-		rec, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, apierr.InvalidBody("Invalid csv: " + err.Error())
-		}
-		if count > 0 {
-			out.WriteByte(',')
-		}
-		out.WriteByte('{')
-		for i, k := range keys {
-			if i > 0 {
-				out.WriteByte(',')
-			}
-			writeJSONString(out, header[k])
-			out.WriteByte(':')
-			if rec[k] == "NULL" {
-				out.WriteString("null")
-			} else {
-				writeJSONString(out, rec[k])
-			}
-		}
-		out.WriteByte('}')
-		count++
-	}
-	out.WriteByte(']')
-	return &payload{keys: header, rows: out.Bytes(), count: count}, nil
-}
-
-// csvKeys are the header's column positions in key order, each name once:
-// a repeated name takes its last column, as a map would.
-func csvKeys(header []string) []int {
-	last := make(map[string]int, len(header))
-	for i, h := range header {
-		last[h] = i
-	}
-	keys := make([]int, 0, len(last))
-	for i, h := range header {
-		if last[h] == i {
-			keys = append(keys, i)
-		}
-	}
-	slices.SortFunc(keys, func(a, b int) int { return strings.Compare(header[a], header[b]) })
-	return keys
+	return &payload{keys: keys, rows: rows, object: object, first: object, count: 1}, nil
 }
 
 // writeJSONString writes s as a JSON string, escaped as encoding/json

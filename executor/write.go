@@ -1,9 +1,11 @@
 package executor
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
@@ -28,12 +30,15 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 	}
 	prefs := req.Preferences
 	// Accept is negotiated whatever the return preference, as PostgREST
-	// does, so an unacceptable one is refused before anything is written.
+	// does, so an unacceptable one is refused before anything is written,
+	// and a singular one (vnd.pgrst.object) holds every write to one row,
+	// with or without a representation. A media type handler answers only
+	// a representation.
 	rep, aerr := negotiateMedia(r.Header.Get("Accept"), cache, relationTarget(rel, q))
 	if aerr != nil {
 		return nil, aerr
 	}
-	if prefs.Return != "representation" {
+	if prefs.Return != "representation" && rep.Media != apirequest.MediaSingleObject {
 		rep = apirequest.Representation{Media: apirequest.MediaJSON}
 	}
 	if req.Action == apirequest.ActionUpsert {
@@ -47,10 +52,10 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 	}
 	m := sqlgen.Mutation{Relation: rel}
 	// The root's filters, order, limit and offset choose the rows to
-	// write; the response then reads the written rows as they are.
+	// write; the response then reads the written rows in that order.
 	where := &plan.Read{Relation: rel, Alias: p.Alias, Where: p.Where, Order: p.Order}
 	limit, offset := p.Range.Limit, p.Range.Offset
-	p.Where, p.Order, p.Range = nil, nil, apirequest.Range{}
+	p.Where, p.Range = nil, apirequest.Range{}
 
 	var body *payload
 	if req.Action != apirequest.ActionDelete {
@@ -84,11 +89,15 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 			}
 		}
 	case apirequest.ActionUpdate:
-		if body.object == nil {
-			return nil, apierr.InvalidBody("A PATCH body must be a single JSON object")
-		}
 		m.Kind, m.Where, m.Limit, m.Offset = sqlgen.Update, where, limit, offset
-		m.Payload = body.object
+		m.MissingDefault = prefs.Missing == "default"
+		missing = prefix("missing=", prefs.Missing)
+		// An array sets the columns from its first row, as PostgREST's
+		// update does; an empty one has no row and so changes nothing.
+		m.Payload = body.first
+		if body.first == nil {
+			m.Columns = nil
+		}
 	case apirequest.ActionDelete:
 		m.Kind, m.Where, m.Limit, m.Offset = sqlgen.Delete, where, limit, offset
 	case apirequest.ActionUpsert:
@@ -96,15 +105,20 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 		if aerr != nil {
 			return nil, aerr
 		}
-		if body.count != 1 {
-			return nil, apierr.InvalidBody("A PUT body must hold exactly one row")
+		// Rows whose key is not the URL's are left out (KeyMatch): an
+		// array puts the one that matches, and none is PGRST115. A body
+		// without the key columns cannot match at all.
+		for _, k := range keyMatch {
+			if !slices.Contains(m.Columns, k[0]) {
+				return nil, apierr.PutMatchingPK()
+			}
 		}
 		m.Kind, m.Payload, m.KeyMatch, m.OnConflict = sqlgen.Insert, body.rows, keyMatch, keyColumns(rel)
 	}
 
 	headersOnly := prefs.Return == "headers-only" && req.Action == apirequest.ActionCreate
 	if prefs.Return != "representation" {
-		p.Output, p.Fields, p.Embeds = nil, nil, nil
+		p.Output, p.Fields, p.Embeds, p.Order = nil, nil, nil, nil
 		if headersOnly {
 			for _, k := range keyColumns(rel) {
 				p.Fields = append(p.Fields, plan.Field{Ref: plan.ColumnRef{Column: k}, Name: k})
@@ -116,8 +130,14 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 	}
 	upsertCount := req.Action == apirequest.ActionUpsert || (req.Action == apirequest.ActionCreate && len(m.OnConflict) > 0)
 	minimal := prefs.Return != "representation" && !headersOnly
+	// Only a representation takes the negotiated media; the key columns
+	// of headers-only come back as JSON, which location reads.
+	bodyRep := rep
+	if prefs.Return != "representation" {
+		bodyRep = apirequest.Representation{Media: apirequest.MediaJSON}
+	}
 	st := sqlgen.Write(m, p, sqlgen.WriteOptions{
-		ReadOptions:   sqlgen.ReadOptions{Representation: rep, NoBody: minimal},
+		ReadOptions:   sqlgen.ReadOptions{Representation: bodyRep, NoBody: minimal},
 		CountInserted: upsertCount,
 		Minimal:       minimal,
 	})
@@ -132,7 +152,7 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 		if req.Action == apirequest.ActionUpsert && out.pageTotal == 0 {
 			return apierr.PutMatchingPK()
 		}
-		if prefs.Return == "representation" && rep.Media == apirequest.MediaSingleObject && out.pageTotal != 1 {
+		if rep.Media == apirequest.MediaSingleObject && out.pageTotal != 1 {
 			return apierr.Singularity(out.pageTotal)
 		}
 		return nil
@@ -176,7 +196,8 @@ func (e *Executor) shapeWrite(out *output, req *apirequest.Request, rel *schema.
 	switch req.Action {
 	case apirequest.ActionCreate:
 		out.status = http.StatusCreated
-		if len(m.OnConflict) > 0 && !m.IgnoreDuplicates && out.inserted == 0 && out.pageTotal > 0 {
+		// A merge that inserted nothing, an empty array too, is 200.
+		if len(m.OnConflict) > 0 && !m.IgnoreDuplicates && out.inserted == 0 {
 			out.status = http.StatusOK
 		}
 		out.contentRange = contentRange(1, 0, total)
@@ -223,22 +244,36 @@ func keyColumns(rel *schema.Relation) []string {
 }
 
 // location is the Location of a single inserted row of a table with a
-// primary key: the path filtering on its key ("/items?id=eq.1").
+// primary key: the path filtering on its key ("/items?id=eq.1"), the key
+// columns in the relation's column order, a NULL key as is.null, as
+// PostgREST writes it.
 func location(rel *schema.Relation, body []byte) string {
-	var rows []map[string]any
 	key := keyColumns(rel)
-	if len(key) == 0 || json.Unmarshal(body, &rows) != nil || len(rows) != 1 {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber() // a bigint key keeps every digit
+	var rows []map[string]any
+	if len(key) == 0 || dec.Decode(&rows) != nil || len(rows) != 1 {
 		return ""
 	}
 	parts := make([]string, 0, len(key))
-	for _, k := range key {
-		v := rows[0][k]
-		s, ok := v.(string)
-		if !ok {
-			b, _ := json.Marshal(v)
-			s = string(b)
+	for _, c := range rel.Columns {
+		if !slices.Contains(key, c.Name) {
+			continue
 		}
-		parts = append(parts, url.QueryEscape(k)+"=eq."+url.QueryEscape(s))
+		var value string
+		switch v := rows[0][c.Name].(type) {
+		case nil:
+			parts = append(parts, url.QueryEscape(c.Name)+"=is.null")
+			continue
+		case string:
+			value = v
+		case json.Number:
+			value = v.String()
+		default:
+			b, _ := json.Marshal(v)
+			value = string(b)
+		}
+		parts = append(parts, url.QueryEscape(c.Name)+"=eq."+url.QueryEscape(value))
 	}
 	return "/" + rel.Name + "?" + strings.Join(parts, "&")
 }

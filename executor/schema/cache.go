@@ -98,6 +98,13 @@ type Column struct {
 	EnumValues  []string
 	Description string
 	Position    int
+
+	// InsertDefault is the expression, as the catalog renders it, that
+	// PostgreSQL fills a missing value with on INSERT: the column's
+	// default, nextval of an identity's sequence, or the default of the
+	// column's domain; "" when there is none (a generated column too).
+	// Prefer: missing=default writes it where a row lacks the key.
+	InsertDefault string
 }
 
 // Function is one function of an exposed schema.

@@ -142,7 +142,21 @@ select n.nspname, c.relname, a.attname, a.attnum,
        coalesce((select array_agg(e.enumlabel order by e.enumsortorder)
                  from pg_enum e
                  where e.enumtypid = coalesce(nullif(t.typbasetype, 0), t.oid)), '{}'),
-       coalesce(d.description, '')
+       coalesce(d.description, ''),
+       -- What a missing value becomes on INSERT: the column's default,
+       -- an identity's next value, or its domain's default; a generated
+       -- column takes none (PostgREST's missing=default does the same).
+       case when a.attgenerated = '' then
+         coalesce(pg_get_expr(ad.adbin, ad.adrelid),
+                  case when a.attidentity = 'd' then
+                    (select format('nextval(%L::regclass)', pg_catalog.quote_ident(sn.nspname) || '.' || pg_catalog.quote_ident(s.relname))
+                     from pg_depend dep
+                     join pg_class s on s.oid = dep.objid and s.relkind = 'S'
+                     join pg_namespace sn on sn.oid = s.relnamespace
+                     where dep.classid = 'pg_class'::regclass and dep.refclassid = 'pg_class'::regclass
+                       and dep.refobjid = c.oid and dep.refobjsubid = a.attnum and dep.deptype = 'i') end,
+                  case when t.typbasetype <> 0 then pg_get_expr(t.typdefaultbin, 0) end)
+       end
 from pg_attribute a
 join pg_class c on c.oid = a.attrelid
 join pg_namespace n on n.oid = c.relnamespace
@@ -164,9 +178,13 @@ func (l *loader) loadColumns(ctx context.Context) error {
 	for rows.Next() {
 		var name QualifiedName
 		col := &Column{}
+		var insertDefault *string
 		if err := rows.Scan(&name.Schema, &name.Name, &col.Name, &col.Position, &col.Type, &col.Nullable,
-			&col.Default, &col.HasDefault, &col.MaxLength, &col.EnumValues, &col.Description); err != nil {
+			&col.Default, &col.HasDefault, &col.MaxLength, &col.EnumValues, &col.Description, &insertDefault); err != nil {
 			return err
+		}
+		if insertDefault != nil {
+			col.InsertDefault = *insertDefault
 		}
 		if r, ok := l.byName[name]; ok {
 			r.Columns = append(r.Columns, col)

@@ -66,25 +66,39 @@ func Write(m Mutation, p *plan.Read, opts WriteOptions) Statement {
 	g := &gen{}
 	table := sqltext.Qualified(m.Relation.Schema, m.Relation.Name)
 	alias := sqltext.Ident(m.Relation.Name)
+	// Counting needs a row each, not its columns; RETURNING 1 reads no
+	// column, so the role needs no SELECT privilege to write. Otherwise
+	// the statement returns the columns the response reads and no
+	// others, so SELECT on those is all a role needs.
+	returning, rows := sqltext.Const(" returning 1"), sqltext.Const("select from pgrst_mutation")
+	var returned []sqltext.SQL // of alias, for an empty PATCH's no-op select
+	if !opts.Minimal {
+		cols, whole := returnedColumns(m.Relation, p)
+		if whole {
+			cols = make([]string, len(m.Relation.Columns))
+			for i, c := range m.Relation.Columns {
+				cols[i] = c.Name
+			}
+		}
+		if len(cols) > 0 {
+			quoted := make([]sqltext.SQL, len(cols))
+			returned = make([]sqltext.SQL, len(cols))
+			for i, c := range cols {
+				quoted[i] = sqltext.Ident(c)
+				returned[i] = sqltext.Fmt("%s.%s", alias, quoted[i])
+			}
+			returning = sqltext.Fmt(" returning %s", sqltext.Join(returned, ", "))
+			rows = sqltext.Fmt("select %s from pgrst_mutation", sqltext.Join(quoted, ", "))
+		}
+	}
 	var mut sqltext.SQL
 	switch m.Kind {
 	case Insert:
 		mut = g.insert(m, table, alias, opts.CountInserted)
 	case Update:
-		mut = g.update(m, table, alias)
+		mut = g.update(m, table, alias, returned)
 	case Delete:
 		mut = sqltext.Fmt("delete from %s as %s%s", table, alias, g.writeWhere(m, table, alias))
-	}
-	// Counting needs a row each, not its columns; RETURNING 1 reads no
-	// column, so the role needs no SELECT privilege to write.
-	returning, rows := sqltext.Const(" returning 1"), sqltext.Const("select from pgrst_mutation")
-	if !opts.Minimal {
-		cols := make([]sqltext.SQL, len(m.Relation.Columns))
-		for i, c := range m.Relation.Columns {
-			cols[i] = sqltext.Ident(c.Name)
-		}
-		returning = sqltext.Fmt(" returning %s.*", alias)
-		rows = sqltext.Fmt("select %s from pgrst_mutation", sqltext.Join(cols, ", "))
 	}
 	if m.Kind == Update && len(m.Columns) == 0 {
 		returning = sqltext.SQL{} // the no-op select already yields the (no) rows
@@ -135,12 +149,8 @@ func (g *gen) insert(m Mutation, table, alias sqltext.SQL, count bool) sqltext.S
 		if parser, ok := m.Parsers[c]; ok {
 			values[i] = g.parsedJSON(parser, sqltext.Const("pgrst_el.j"), c)
 		}
-		if col, ok := m.Relation.Column(c); ok && m.MissingDefault && col.HasDefault {
-			// The default expression is the catalog's own text
-			// (pg_get_expr of the column's default), never the request's:
-			// it is an expression, which no quoting could render.
-			values[i] = sqltext.Fmt("case when pgrst_el.j::jsonb ? %s then %s else %s end",
-				g.param(c), values[i], sqltext.Catalog(col.Default))
+		if d, ok := g.missingDefault(m, c); ok {
+			values[i] = sqltext.Fmt("case when pgrst_el.j::jsonb ? %s then %s else %s end", g.param(c), values[i], d)
 		}
 	}
 	b.Write(sqltext.Join(values, ", "))
@@ -186,25 +196,51 @@ func (g *gen) onConflict(m Mutation, count bool) sqltext.SQL {
 	return s
 }
 
-// update renders UPDATE ... SET from the JSON payload object.
-func (g *gen) update(m Mutation, table, alias sqltext.SQL) sqltext.SQL {
+// update renders UPDATE ... SET from the JSON payload object; returned
+// are the columns the statement returns, which a PATCH with nothing to
+// set selects instead.
+func (g *gen) update(m Mutation, table, alias sqltext.SQL, returned []sqltext.SQL) sqltext.SQL {
 	if len(m.Columns) == 0 {
 		// Nothing to set: touch no row, as PostgREST answers an empty
-		// PATCH.
-		return sqltext.Fmt("select %s.* from %s as %s where false", alias, table, alias)
+		// PATCH, and read no column the response does not need (each
+		// needs the SELECT privilege even where no row is read).
+		return sqltext.Fmt("select %s from %s as %s where false", sqltext.Join(returned, ", "), table, alias)
 	}
-	// The payload is bound before any filter value writeWhere binds, as
-	// the text orders them.
+	// The payload is bound first, then the keys the defaults test, then
+	// the filter values writeWhere binds, as the text orders them.
 	payload := sqltext.Fmt("%s::json", g.paramBytes(m.Payload))
 	sets := make([]sqltext.SQL, len(m.Columns))
 	for i, c := range m.Columns {
-		sets[i] = sqltext.Fmt("%s = pgrst_body.%s", sqltext.Ident(c), sqltext.Ident(c))
+		value := sqltext.Fmt("pgrst_body.%s", sqltext.Ident(c))
 		if parser, ok := m.Parsers[c]; ok {
-			sets[i] = sqltext.Fmt("%s = %s", sqltext.Ident(c), g.parsedJSON(parser, payload, c))
+			value = g.parsedJSON(parser, payload, c)
 		}
+		if d, ok := g.missingDefault(m, c); ok {
+			// columns= names a column the object lacks: PostgREST sets
+			// it to its default with missing=default, as an insert does.
+			value = sqltext.Fmt("case when (%s -> %s) is not null then %s else %s end", payload, g.param(c), value, d)
+		}
+		sets[i] = sqltext.Fmt("%s = %s", sqltext.Ident(c), value)
 	}
 	return sqltext.Fmt("update %s as %s set %s from (select * from pg_catalog.json_populate_record(null::%s, %s)) as pgrst_body%s",
 		table, alias, sqltext.Join(sets, ", "), table, g.withoutParsedKeys(m, payload), g.writeWhere(m, table, alias))
+}
+
+// missingDefault is what column c takes where a payload row lacks its
+// key under Prefer: missing=default: its insert default, which is the
+// catalog's own text (pg_get_expr and the like), never the request's. It
+// is an expression, which no quoting could render. ok is false without
+// missing=default or when the column has no default (the value is then
+// NULL, as in PostgREST).
+func (g *gen) missingDefault(m Mutation, c string) (sqltext.SQL, bool) {
+	if !m.MissingDefault {
+		return sqltext.SQL{}, false
+	}
+	col, ok := m.Relation.Column(c)
+	if !ok || col.InsertDefault == "" {
+		return sqltext.SQL{}, false
+	}
+	return sqltext.Catalog(col.InsertDefault), true
 }
 
 // writeWhere renders the filters of an Update or Delete; with a limit or
