@@ -570,10 +570,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.
 // context first, so the executor's background work has been told to stop.
 func (h *Handler) Cleanup() error {
 	unregister(h)
+	// h.live stays set: requests still running read it (close makes a
+	// second Cleanup a no-op).
 	if h.live != nil {
-		live := h.live
-		h.live = nil
-		if err := live.close(); err != nil {
+		if err := h.live.close(); err != nil {
 			return err
 		}
 	}

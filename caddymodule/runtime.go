@@ -209,8 +209,14 @@ func (l *liveConfig) effective() (*Handler, error) {
 func (l *liveConfig) close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.closed {
+		return nil
+	}
 	l.closed = true
-	return release(l.current.Swap(nil))
+	// The runtime stays in place: requests of this config still running
+	// (Caddy cleans a config up while its last requests finish) keep
+	// using it. Only its references are given back.
+	return release(l.current.Load())
 }
 
 // client_error_verbosity values.
