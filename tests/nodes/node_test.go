@@ -66,6 +66,7 @@ http://127.0.0.1:%d {
 	}
 	t.Cleanup(n.kill)
 	n.start(t)
+	t.Logf("node %s serves on %s", name, n.URL)
 	return n
 }
 
