@@ -179,6 +179,7 @@ func (e *Executor) invokeRows(r *http.Request, req *apirequest.Request, cache *s
 	if err != nil {
 		return nil, err
 	}
+	out.legacyNames = p.LegacyNames()
 	return out, nil
 }
 

@@ -35,6 +35,7 @@ func (e *Executor) read(r *http.Request, req *apirequest.Request, cache *schema.
 		return nil, err
 	}
 	out.contentLocation = contentLocation(req)
+	out.legacyNames = p.LegacyNames()
 	return out, nil
 }
 
@@ -63,7 +64,8 @@ func (e *Executor) planRead(r *http.Request, req *apirequest.Request, cache *sch
 		return nil, rep, aerr
 	}
 	p, aerr := plan.BuildRead(cache, rel, q, plan.ReadOptions{
-		MaxRows: e.cfg.MaxRows, AggregatesEnabled: e.cfg.AggregatesEnabled, RangeHeader: rangeHeader(r, req)})
+		MaxRows: e.cfg.MaxRows, AggregatesEnabled: e.cfg.AggregatesEnabled, RangeHeader: rangeHeader(r, req),
+		LegacyTargetNames: !e.cfg.NoLegacyTargetNames})
 	return p, rep, aerr
 }
 
