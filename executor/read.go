@@ -32,7 +32,7 @@ func (e *Executor) read(r *http.Request, req *apirequest.Request, cache *schema.
 	main, explain := sqlgen.Read(p, e.readOptions(req, rep))
 	out, err := e.readTransaction(r, req, cache, id, p, rep, main, explain, txOptions{readOnly: true})
 	if err != nil {
-		return nil, err
+		return nil, planLegacyNames(err, p)
 	}
 	out.contentLocation = contentLocation(req)
 	out.legacyNames = p.LegacyNames()

@@ -140,7 +140,7 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 	}
 	out, _, err := e.transactWith(r, req, cache, id, st, txOptions{check: check})
 	if err != nil {
-		return nil, err
+		return nil, planLegacyNames(err, p)
 	}
 	if err := decodeHandlerBody(out, rep); err != nil {
 		return nil, err

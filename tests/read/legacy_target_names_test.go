@@ -138,3 +138,16 @@ func TestLegacyTargetNamesOff(t *testing.T) {
 			hint: "Verify that 'clients' is included in the 'select' query parameter."},
 	})
 }
+
+// TestLegacyTargetNamesInPlans: an execution plan answer carries the
+// warning too, as every successful PostgREST response does.
+func TestLegacyTargetNamesInPlans(t *testing.T) {
+	s := startServer(t, "db_plan_enabled true")
+	res := s.Get(t, aliasedTasks+"&tasks.id=eq.1", "Accept", "application/vnd.pgrst.plan+json")
+	res.ExpectStatus(t, http.StatusOK)
+	expectHeader(t, res, "Warning", legacyWarning("`tasks` to `the_tasks`"))
+
+	res = s.Get(t, aliasedTasks+"&the_tasks.id=eq.1", "Accept", "application/vnd.pgrst.plan+json")
+	res.ExpectStatus(t, http.StatusOK)
+	expectNoWarning(t, res)
+}
