@@ -102,6 +102,10 @@ func (h *Handler) setFromDB(name, v string) error {
 		h.ServerTimingEnabled, err = dbBool(v, false)
 	case "server_trace_header":
 		h.ServerTraceHeader = v
+	case "url_use_legacy_target_names":
+		var b bool
+		b, err = dbBool(v, true)
+		h.URLUseLegacyTargetNames = &b
 	default:
 		// db_pre_config is only read from the Caddyfile: it names the
 		// function that reads the others.

@@ -56,6 +56,7 @@ func TestDefaults(t *testing.T) {
 			DBPoolMaxLifetime:       caddy.Duration(30 * time.Minute),
 			DBPoolMaxIdletime:       caddy.Duration(30 * time.Second),
 			DBPoolAutomaticRecovery: new(true),
+			URLUseLegacyTargetNames: new(true),
 		},
 	}
 	if !reflect.DeepEqual(h, want) {

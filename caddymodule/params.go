@@ -68,8 +68,7 @@ var params = []param{
 	{name: "server_timing_enabled"},
 	{name: "server_unix_socket", caddy: "Caddy binds the listener: use `bind unix//path/to/socket` in the site block"},
 	{name: "server_unix_socket_mode", caddy: "Caddy binds the listener: give the mode with the socket, `bind unix//path/to/socket|0660`"},
-	{name: "url_use_legacy_target_names", missing: "not supported yet (PostgREST's switch for naming an aliased embedded resource " +
-		"by its relation name in filters, order and limit)"},
+	{name: "url_use_legacy_target_names"},
 }
 
 // paramAliases are the older names PostgREST still accepts, and the

@@ -49,6 +49,7 @@ var sampleValues = map[string]string{
 	"openapi_server_proxy_uri":    "https://api.example.com",
 	"server_trace_header":         "X-Request-Id",
 	"server_timing_enabled":       "true",
+	"url_use_legacy_target_names": "false",
 }
 
 // parsedElsewhere are parameters whose subdirectives other parts of the
@@ -113,13 +114,6 @@ func TestCaddyOwnedParametersNameTheCaddyDirective(t *testing.T) {
 		var h Handler
 		err := h.UnmarshalCaddyfile(caddyfile.NewTestDispenser("pgrest {\n server_prot 3000\n}"))
 		if err == nil || !strings.Contains(err.Error(), `unrecognized subdirective "server_prot"`) {
-			t.Fatalf("got %v", err)
-		}
-	})
-	t.Run("a parameter pgrest lacks says so", func(t *testing.T) {
-		var h Handler
-		err := h.UnmarshalCaddyfile(caddyfile.NewTestDispenser("pgrest {\n url_use_legacy_target_names false\n}"))
-		if err == nil || !strings.Contains(err.Error(), "not supported yet") {
 			t.Fatalf("got %v", err)
 		}
 	})

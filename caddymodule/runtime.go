@@ -119,6 +119,7 @@ func (l *liveConfig) build(eff *Handler) (*runtime, error) {
 		RootSpec:               eff.DBRootSpec,
 		OpenAPISecurityActive:  eff.OpenAPISecurityActive,
 		NoAutomaticRecovery:    !*eff.DBPoolAutomaticRecovery,
+		NoLegacyTargetNames:    !*eff.URLUseLegacyTargetNames,
 		LogQuery:               eff.LogQuery,
 		LogQueryLevel:          queryLevel,
 		OnReloadSchema:         l.reloadSchemaCache,

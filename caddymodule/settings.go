@@ -65,6 +65,12 @@ type Settings struct {
 	// A request header whose value is echoed on the response under the
 	// same name, such as X-Request-Id.
 	ServerTraceHeader string `json:"server_trace_header,omitempty"`
+
+	// Lets a filter, order or limit name an aliased embedded resource by
+	// its relation (tasks.id=eq.1 for select=the_tasks:tasks(id)) as well
+	// as by its alias, with a deprecation Warning header; false makes
+	// that PGRST108. Default: true.
+	URLUseLegacyTargetNames *bool `json:"url_use_legacy_target_names,omitempty"`
 }
 
 // Defaults of Settings, as in PostgREST.
@@ -89,6 +95,9 @@ func (h *Handler) applySettingsDefaults() {
 	}
 	if h.DBPoolAutomaticRecovery == nil {
 		h.DBPoolAutomaticRecovery = new(true)
+	}
+	if h.URLUseLegacyTargetNames == nil {
+		h.URLUseLegacyTargetNames = new(true)
 	}
 }
 

@@ -23,6 +23,7 @@ import (
 //	log_query                   true|false
 //	openapi_security_active     true|false
 //	server_trace_header         <header name>
+//	url_use_legacy_target_names true|false
 //
 // It says whether name is one of them.
 func (h *Handler) unmarshalSetting(d *caddyfile.Dispenser, name, sub string) (bool, error) {
@@ -54,6 +55,8 @@ func (h *Handler) unmarshalSetting(d *caddyfile.Dispenser, name, sub string) (bo
 		h.OpenAPISecurityActive, err = boolArg(d, sub)
 	case "server_trace_header":
 		h.ServerTraceHeader, err = oneArg(d, sub)
+	case "url_use_legacy_target_names":
+		h.URLUseLegacyTargetNames, err = boolPtrArg(d, sub)
 	default:
 		return false, nil
 	}

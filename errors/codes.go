@@ -108,6 +108,15 @@ func NotEmbedded(resource string) *Error {
 		Hint:    "Verify that '" + resource + "' is included in the 'select' query parameter."}
 }
 
+// NotEmbeddedAlias (PGRST108): a filter, order or limit names an aliased
+// embed by its relation while url_use_legacy_target_names is false.
+func NotEmbeddedAlias(resource, alias string) *Error {
+	return &Error{Status: http.StatusBadRequest, Code: "PGRST108",
+		Message: "'" + resource + "' is not an embedded resource in this request",
+		Details: "Target names are not allowed in filters if they have an alias",
+		Hint:    "Change '" + resource + "' to '" + alias + "' in filters, orders or limits."}
+}
+
 // GucHeaders (PGRST111): response.headers is not an array of one-key objects.
 func GucHeaders() *Error {
 	return &Error{Status: http.StatusInternalServerError, Code: "PGRST111",

@@ -110,6 +110,11 @@ type Config struct {
 	// NoAutomaticRecovery stops the listener from reconnecting once its
 	// connection is lost (db_pool_automatic_recovery false).
 	NoAutomaticRecovery bool
+	// NoLegacyTargetNames makes the alias the only name of an aliased
+	// embed in filters, orders and limits (url_use_legacy_target_names
+	// false); by default its relation name works too, with a deprecation
+	// Warning header.
+	NoLegacyTargetNames bool
 	// LogQuery logs the SQL of every statement a request runs at
 	// LogQueryLevel (log_query); values are not logged.
 	LogQuery      bool

@@ -177,8 +177,9 @@ func (e *Executor) invokeRows(r *http.Request, req *apirequest.Request, cache *s
 	out, err := e.readTransaction(r, req, cache, id, p, rep, main, explain,
 		txOptions{readOnly: readOnly, check: check, settings: e.hoisted(fn.Settings)})
 	if err != nil {
-		return nil, err
+		return nil, planLegacyNames(err, p)
 	}
+	out.legacyNames = p.LegacyNames()
 	return out, nil
 }
 

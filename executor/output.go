@@ -10,6 +10,7 @@ import (
 	"time"
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
+	"github.com/pgrest/caddy-pgrest/executor/plan"
 	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
 )
 
@@ -37,6 +38,10 @@ type output struct {
 	// set, renders the Server-Timing header.
 	txDuration   time.Duration
 	serverTiming func() string
+	// legacyNames are the aliased embeds the request named by their
+	// relation: a deprecation Warning header, after the other headers as
+	// in PostgREST.
+	legacyNames []*plan.Embed
 }
 
 // resultOutput reads the main statement's standard columns, including the
@@ -137,6 +142,9 @@ func (o *output) write(w http.ResponseWriter, r *http.Request, profile string) i
 	}
 	if o.serverTiming != nil {
 		h.Set("Server-Timing", o.serverTiming())
+	}
+	if len(o.legacyNames) > 0 {
+		h.Add("Warning", legacyNamesWarning(o.legacyNames))
 	}
 	status := o.status
 	if o.gucStatus != 0 {

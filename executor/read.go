@@ -32,9 +32,10 @@ func (e *Executor) read(r *http.Request, req *apirequest.Request, cache *schema.
 	main, explain := sqlgen.Read(p, e.readOptions(req, rep))
 	out, err := e.readTransaction(r, req, cache, id, p, rep, main, explain, txOptions{readOnly: true})
 	if err != nil {
-		return nil, err
+		return nil, planLegacyNames(err, p)
 	}
 	out.contentLocation = contentLocation(req)
+	out.legacyNames = p.LegacyNames()
 	return out, nil
 }
 
@@ -63,7 +64,8 @@ func (e *Executor) planRead(r *http.Request, req *apirequest.Request, cache *sch
 		return nil, rep, aerr
 	}
 	p, aerr := plan.BuildRead(cache, rel, q, plan.ReadOptions{
-		MaxRows: e.cfg.MaxRows, AggregatesEnabled: e.cfg.AggregatesEnabled, RangeHeader: rangeHeader(r, req)})
+		MaxRows: e.cfg.MaxRows, AggregatesEnabled: e.cfg.AggregatesEnabled, RangeHeader: rangeHeader(r, req),
+		LegacyTargetNames: !e.cfg.NoLegacyTargetNames})
 	return p, rep, aerr
 }
 

@@ -46,7 +46,8 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 			return nil, apierr.PutLimitNotAllowed()
 		}
 	}
-	p, aerr := plan.BuildRead(cache, rel, q, plan.ReadOptions{AggregatesEnabled: e.cfg.AggregatesEnabled})
+	p, aerr := plan.BuildRead(cache, rel, q, plan.ReadOptions{AggregatesEnabled: e.cfg.AggregatesEnabled,
+		LegacyTargetNames: !e.cfg.NoLegacyTargetNames})
 	if aerr != nil {
 		return nil, aerr
 	}
@@ -159,7 +160,7 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 	}
 	out, _, err := e.transactWith(r, req, cache, id, st, txOptions{check: check})
 	if err != nil {
-		return nil, err
+		return nil, planLegacyNames(err, p)
 	}
 	if err := decodeHandlerBody(out, rep); err != nil {
 		return nil, err
@@ -167,6 +168,7 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 	// out.preferenceApplied holds what the transaction honoured: tx=.
 	out.preferenceApplied = appliedWritePreferences(prefs, resolution, missing, out.preferenceApplied, maxAffected)
 	e.shapeWrite(out, req, rel, rep, headersOnly, prefs, m)
+	out.legacyNames = p.LegacyNames()
 	return out, nil
 }
 

@@ -80,7 +80,12 @@ type Field struct {
 // Embed is an embedded resource.
 type Embed struct {
 	// Name is the output key (the alias, else the name used in select).
-	Name         string
+	Name string
+	// Relation is the name used in select, before any alias.
+	Relation string
+	// LegacyName says a filter, order or limit named this aliased embed
+	// by Relation rather than by its alias (see embedNamed).
+	LegacyName   bool
 	Relationship *schema.Relationship
 	// Inner makes rows without a match disappear from the parent (!inner).
 	Inner bool

@@ -18,6 +18,10 @@ type ReadOptions struct {
 	AggregatesEnabled bool
 	// RangeHeader is the Range header of a GET ("" otherwise).
 	RangeHeader string
+	// LegacyTargetNames lets a filter, order or limit name an aliased
+	// embed by its relation as well as by its alias
+	// (url_use_legacy_target_names, PostgREST's default).
+	LegacyTargetNames bool
 }
 
 // builder carries what planning one request needs.
@@ -189,7 +193,7 @@ func (b *builder) embed(rel *schema.Relation, it apirequest.SelectItem) (*Embed,
 	if name == "" {
 		name = it.Relation
 	}
-	e := &Embed{Name: name, Relationship: rs, Inner: it.JoinType == "inner", Spread: it.Kind == apirequest.SelectSpread}
+	e := &Embed{Name: name, Relation: it.Relation, Relationship: rs, Inner: it.JoinType == "inner", Spread: it.Kind == apirequest.SelectSpread}
 	if e.ToManySpread() && !b.opts.AggregatesEnabled {
 		// PostgREST builds a to-many spread from array aggregates, and so
 		// refuses it where aggregates are off.
@@ -221,20 +225,14 @@ func (b *builder) noRelationship(rel *schema.Relation, it apirequest.SelectItem)
 }
 
 // find walks an embed path down from root.
-func find(root *Read, path []string) (*Read, *apierr.Error) {
+func (b *builder) find(root *Read, path []string) (*Read, *apierr.Error) {
 	r := root
 	for _, name := range path {
-		var next *Read
-		for _, e := range r.Embeds {
-			if e.Name == name {
-				next = e.Plan
-				break
-			}
+		e := b.embedNamed(r, name)
+		if e == nil {
+			return nil, b.notEmbedded(r, name)
 		}
-		if next == nil {
-			return nil, apierr.NotEmbedded(name)
-		}
-		r = next
+		r = e.Plan
 	}
 	return r, nil
 }
@@ -243,7 +241,7 @@ func find(root *Read, path []string) (*Read, *apierr.Error) {
 func (b *builder) placeFilters(root *Read, q *apirequest.Query) *apierr.Error {
 	for i := range q.Filters {
 		f := &q.Filters[i]
-		lvl, err := find(root, f.EmbedPath)
+		lvl, err := b.find(root, f.EmbedPath)
 		if err != nil {
 			return err
 		}
@@ -255,7 +253,7 @@ func (b *builder) placeFilters(root *Read, q *apirequest.Query) *apierr.Error {
 	}
 	for i := range q.Logic {
 		t := &q.Logic[i]
-		lvl, err := find(root, t.EmbedPath)
+		lvl, err := b.find(root, t.EmbedPath)
 		if err != nil {
 			return err
 		}
@@ -321,7 +319,7 @@ func (b *builder) condition(lvl *Read, f *apirequest.Filter) (Condition, *apierr
 // name a to-one embed of that level.
 func (b *builder) placeOrder(root *Read, specs []apirequest.OrderSpec) *apierr.Error {
 	for _, spec := range specs {
-		lvl, err := find(root, spec.EmbedPath)
+		lvl, err := b.find(root, spec.EmbedPath)
 		if err != nil {
 			return err
 		}
@@ -362,7 +360,7 @@ func (b *builder) placeRanges(root *Read, ranges map[string]apirequest.Range) *a
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		lvl, err := find(root, strings.Split(k, "."))
+		lvl, err := b.find(root, strings.Split(k, "."))
 		if err != nil {
 			return err
 		}

@@ -210,9 +210,11 @@ func TestBuildReadErrors(t *testing.T) {
 			want:   apierr.NotEmbedded("tasks"),
 		},
 		{
+			// Without legacy target names (opts are zero here); the
+			// error then names the alias, as PostgREST's does.
 			name:   "PGRST108 when the path names the relation of an aliased embed",
 			target: "projects?select=id,todo:tasks(id)&tasks.name=eq.x",
-			want:   apierr.NotEmbedded("tasks"),
+			want:   apierr.NotEmbeddedAlias("tasks", "todo"),
 		},
 		{
 			name:   "PGRST118 for a related order on a to-many embed",
