@@ -3,10 +3,13 @@ package executor
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/jackc/pgx/v5/pgconn"
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
@@ -159,6 +162,12 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 		return nil
 	}
 	out, _, err := e.transactWith(r, req, cache, id, st, txOptions{check: check})
+	var pgErr *pgconn.PgError
+	if req.Action == apirequest.ActionUpsert && errors.As(err, &pgErr) && pgErr.Code == "21000" {
+		// Two rows of a PUT body both match the URL's key: ON CONFLICT
+		// cannot put one row twice. The body, not the server, is wrong.
+		return nil, apierr.PutMatchingPK()
+	}
 	if err != nil {
 		return nil, planLegacyNames(err, p)
 	}
