@@ -101,8 +101,9 @@ func (adminAPI) handleSchemaCache(w http.ResponseWriter, r *http.Request) error 
 	return writeAdminJSON(w, http.StatusOK, out)
 }
 
-// handleConfig writes each handler's configuration, defaults applied, as
-// its JSON config would spell it, with secrets redacted.
+// handleConfig writes each handler's effective configuration (the
+// Caddyfile's, defaults applied, with the in-database settings over it)
+// as its JSON config would spell it, with secrets redacted.
 func (adminAPI) handleConfig(w http.ResponseWriter, r *http.Request) error {
 	if err := allowMethod(r, http.MethodGet); err != nil {
 		return err
@@ -110,7 +111,9 @@ func (adminAPI) handleConfig(w http.ResponseWriter, r *http.Request) error {
 	handlers := liveHandlers()
 	out := make([]Handler, 0, len(handlers))
 	for _, h := range handlers {
-		out = append(out, h.handler.redacted())
+		if rt := h.live.current.Load(); rt != nil {
+			out = append(out, rt.effective.redacted())
+		}
 	}
 	return writeAdminJSON(w, http.StatusOK, out)
 }

@@ -19,9 +19,8 @@ type liveHandler struct {
 	live    *liveConfig
 }
 
-// executor is the executor serving now (an in-database configuration
-// reload may have replaced the one provisioned); nil once the handler is
-// cleaned up.
+// executor is the executor serving now: an in-database configuration
+// reload may have replaced the one provisioned.
 func (lh *liveHandler) executor() *executor.Executor {
 	if rt := lh.live.current.Load(); rt != nil {
 		return rt.executor

@@ -20,6 +20,9 @@ import (
 // in-database configuration builds a new one and swaps it in; requests
 // already running finish with the one they started with.
 type runtime struct {
+	// effective is the configuration it was built from: the Caddyfile's
+	// with the in-database settings over it.
+	effective *Handler
 	verifier  *jwtauth.Verifier
 	executor  *executor.Executor
 	source    *sharedSource
@@ -134,6 +137,7 @@ func (l *liveConfig) build(eff *Handler) (*runtime, error) {
 		return nil, fmt.Errorf("creating executor: %w", err)
 	}
 	return &runtime{
+		effective:     eff,
 		verifier:      verifier,
 		executor:      exec,
 		source:        src,
