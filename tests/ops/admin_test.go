@@ -49,7 +49,9 @@ func TestAdminAPI(t *testing.T) {
 
 	t.Run("config, with the in-database settings over the Caddyfile's", func(t *testing.T) {
 		superExec(t, "alter role authenticator set pgrst.db_max_rows = '7'; notify pgrst, 'reload config'")
-		t.Cleanup(func() { superExec(t, "alter role authenticator reset pgrst.db_max_rows; notify pgrst, 'reload config'") })
+		t.Cleanup(func() {
+			superExec(t, "alter role authenticator reset pgrst.db_max_rows; notify pgrst, 'reload config'")
+		})
 		eventually(t, 10*time.Second, "/pgrest/config does not show the database's db_max_rows", func() bool {
 			_, body := get(t, http.MethodGet, s.Admin+"/pgrest/config")
 			return strings.Contains(body, `"db_max_rows":7`)
