@@ -30,8 +30,12 @@ var metrics = struct {
 	jwtRequests    prometheus.Counter
 	jwtHits        prometheus.Counter
 	requests       *prometheus.CounterVec
-	dbErrors       *prometheus.CounterVec
-	pool           *poolCollector
+	// requestsBy holds requests' counters by action and status class,
+	// looked up once: a request then pays an array index, not the
+	// label hashing and locking of WithLabelValues.
+	requestsBy map[string]*[len(statusClasses)]prometheus.Counter
+	dbErrors   *prometheus.CounterVec
+	pool       *poolCollector
 }{}
 
 const metricsNamespace, metricsSubsystem = "caddy", "pgrest"
@@ -56,6 +60,14 @@ func initMetrics() {
 		metrics.requests = prometheus.NewCounterVec(prometheus.CounterOpts(opts("requests_total",
 			"Requests answered, by action (read, write, rpc, root, options) and status class (2xx, 4xx, ...).")),
 			[]string{"action", "code_class"})
+		metrics.requestsBy = map[string]*[len(statusClasses)]prometheus.Counter{}
+		for _, action := range []string{executor.ActionRead, executor.ActionWrite, executor.ActionRPC, executor.ActionRoot, executor.ActionOptions} {
+			var byClass [len(statusClasses)]prometheus.Counter
+			for i, class := range statusClasses {
+				byClass[i] = metrics.requests.WithLabelValues(action, class)
+			}
+			metrics.requestsBy[action] = &byClass
+		}
 		metrics.dbErrors = prometheus.NewCounterVec(prometheus.CounterOpts(opts("db_errors_total",
 			"Errors PostgreSQL raised while running requests, by SQLSTATE class (its first two characters).")),
 			[]string{"sqlstate_class"})
@@ -118,7 +130,11 @@ func jwtCacheLookup(hit bool) {
 // countRequest counts an answered request and, for an error PostgreSQL
 // raised, its SQLSTATE class.
 func countRequest(o executor.Outcome) {
-	metrics.requests.WithLabelValues(o.Action, statusClass(o.Status)).Inc()
+	if byClass, ok := metrics.requestsBy[o.Action]; ok && o.Status >= 100 && o.Status < 600 {
+		byClass[o.Status/100-1].Inc()
+	} else {
+		metrics.requests.WithLabelValues(o.Action, statusClass(o.Status)).Inc()
+	}
 	if o.FromDatabase && len(o.Code) == 5 {
 		metrics.dbErrors.WithLabelValues(o.Code[:2]).Inc()
 	}
