@@ -14,6 +14,9 @@
 #   pg.sh pgbouncer-start DIR PORT BPORT   PgBouncer in transaction pooling mode on
 #                                127.0.0.1:BPORT in front of the cluster DIR on PORT
 #   pg.sh pgbouncer-stop  DIR    stop that PgBouncer
+#   pg.sh replica-init PDIR PPORT DIR   make DIR a streaming replica of the
+#                                running cluster PDIR on PPORT (pg_basebackup -R
+#                                with a replication slot); start it with `start`
 #
 # Who runs the server: PostgreSQL refuses to run as root. As a normal user the
 # server runs as that user. As root it runs as `postgres` (made by Debian's
@@ -41,7 +44,7 @@ die() {
 }
 
 usage() {
-	sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -437,6 +440,56 @@ cmd_pgbouncer_stop() {
 	log "stopped PgBouncer of $1"
 }
 
+# cmd_replica_init makes DIR a hot standby of the running cluster PDIR:
+# pg_basebackup over the primary's unix socket as the superuser (initdb's
+# pg_hba.conf trusts local replication connections), with -R writing
+# primary_conninfo and standby.signal, and a physical replication slot so
+# the primary keeps the WAL a stopped replica still needs. The replica
+# belongs to the primary's server user and gets its own socket folder; its
+# port is given by `start`.
+cmd_replica_init() {
+	[ $# -eq 3 ] || usage
+	local pdir=$1 pport=$2 dir=$3 pdata user bin data slot wal senders
+	check_port "$pport"
+	bin=$(bindir)
+	pdata=$(data_dir "$pdir")
+	[ -f "$pdata/PG_VERSION" ] || die "no cluster in $pdir"
+	running_port "$pdata" >/dev/null || die "$pdir is not running"
+	user=$(owner_of "$pdata")
+	[ ! -f "$(data_dir "$dir")/PG_VERSION" ] || die "$dir already holds a cluster"
+	psql_primary() {
+		as_user "$user" env PGHOST="$pdata" PGPORT="$pport" PGUSER=postgres PGDATABASE=postgres \
+			"$bin/psql" -X -A -t -v ON_ERROR_STOP=1 "$@"
+	}
+	# PostgreSQL's defaults stream WAL (wal_level replica, 10 senders);
+	# a server set up otherwise says so here rather than in pg_basebackup.
+	wal=$(psql_primary -c 'show wal_level')
+	senders=$(psql_primary -c 'show max_wal_senders')
+	[ "$wal" != minimal ] || die "$pdir has wal_level minimal: a replica needs replica or logical"
+	[ "$senders" -gt 0 ] || die "$pdir has max_wal_senders 0: a replica needs a WAL sender"
+	data=$(prepare_dir "$dir" "$user")
+	slot=pgrest_$(printf '%s' "$data" | sha256sum | cut -c1-16)
+	psql_primary -c "select pg_drop_replication_slot(slot_name) from pg_replication_slots where slot_name = '$slot' and not active" >/dev/null
+	log "pg_basebackup of $pdir into $data (slot $slot)"
+	local out
+	if ! out=$(as_user "$user" "$bin/pg_basebackup" -h "$pdata" -p "$pport" -U postgres -D "$data" \
+		-R -X stream -C -S "$slot" -c fast --no-sync 2>&1); then
+		echo "$out" >&2
+		die "pg_basebackup failed"
+	fi
+	# What was the primary's own: its log, its PgBouncer.
+	as_user "$user" sh -c "rm -rf '$data/pgbouncer' '$data/log'; mkdir '$data/log'"
+	as_user "$user" sh -c "cat >>'$data/postgresql.conf'" <<EOF
+
+# --- pgrest throwaway replica of $pdata (scripts/pg.sh replica-init) ---
+unix_socket_directories = '$data'
+hot_standby = on
+# queries on the replica are not cancelled by the vacuum of rows they read
+hot_standby_feedback = on
+wal_receiver_status_interval = 1s
+EOF
+}
+
 [ $# -ge 1 ] || usage
 sub=$1
 shift
@@ -452,5 +505,6 @@ destroy) cmd_destroy "$@" ;;
 pgbouncer-ensure) cmd_pgbouncer_ensure "$@" ;;
 pgbouncer-start) cmd_pgbouncer_start "$@" ;;
 pgbouncer-stop) cmd_pgbouncer_stop "$@" ;;
+replica-init) cmd_replica_init "$@" ;;
 *) usage ;;
 esac

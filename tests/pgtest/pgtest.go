@@ -67,6 +67,9 @@ type Cluster struct {
 	// bouncerPort is the port of the cluster's PgBouncer, once
 	// StartPgBouncer started it.
 	bouncerPort string
+	// replicas are the streaming replicas StartReplica made; Stop
+	// destroys them before the cluster.
+	replicas []*Replica
 }
 
 // MustStart is Start for TestMain: on failure it prints why and exits.
@@ -145,6 +148,15 @@ func (c *Cluster) Stop() {
 			}
 		}
 		return
+	}
+	c.mu.Lock()
+	replicas := c.replicas
+	c.replicas = nil
+	c.mu.Unlock()
+	for _, r := range replicas {
+		if err := r.destroy(); err != nil {
+			fmt.Fprintln(os.Stderr, "pgtest:", err)
+		}
 	}
 	if out, err := c.run("destroy", c.dataDir()); err != nil {
 		fmt.Fprintf(os.Stderr, "pgtest: %v\n%s", err, out)
@@ -400,6 +412,10 @@ func removeStale(script string) {
 		pid, err := strconv.Atoi(string(b))
 		if err != nil || !errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) {
 			continue // its test binary is still running
+		}
+		replicas, _ := filepath.Glob(filepath.Join(dir, "replica*"))
+		for _, r := range replicas {
+			_, _ = runScript(script, "destroy", r)
 		}
 		if _, err := runScript(script, "destroy", filepath.Join(dir, "data")); err == nil {
 			os.RemoveAll(dir)
