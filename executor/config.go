@@ -126,4 +126,8 @@ type Config struct {
 	// routes its notifications through these.
 	OnReloadSchema func()
 	OnReloadConfig func()
+	// Replicas, when set, are the read replicas (db_replicas) that
+	// read-only requests run on (see replica_route.go); the caller owns
+	// them.
+	Replicas *ReplicaSet
 }

@@ -93,7 +93,7 @@ func (e *Executor) explainTransaction(r *http.Request, req *apirequest.Request, 
 	}
 	statements = append(statements, sqlgen.Explain(main, p))
 	spec := &txSpec{readOnly: opts.readOnly, statements: statements, role: id.Role, decided: true, commit: false}
-	results, err := e.runOnPool(r.Context(), spec, nil)
+	results, err := e.runRouted(r.Context(), e.mayReadFromReplica(r, req, opts), spec, nil)
 	if err != nil {
 		return err
 	}

@@ -92,7 +92,7 @@ func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schem
 		call.Count = countsCall(prefs.Count)
 	}
 	out, _, err := e.transactWith(r, req, cache, id, sqlgen.CallFunction(call),
-		txOptions{readOnly: readOnly, check: check, settings: e.hoisted(fn.Settings)})
+		txOptions{readOnly: readOnly, check: check, settings: e.hoisted(fn.Settings), volatile: fn.Volatility == 'v'})
 	if err != nil {
 		return nil, err
 	}
@@ -175,7 +175,7 @@ func (e *Executor) invokeRows(r *http.Request, req *apirequest.Request, cache *s
 	}
 	main, explain := sqlgen.CallRead(call, p, e.readOptions(req, rep), !fn.Returns.Set)
 	out, err := e.readTransaction(r, req, cache, id, p, rep, main, explain,
-		txOptions{readOnly: readOnly, check: check, settings: e.hoisted(fn.Settings)})
+		txOptions{readOnly: readOnly, check: check, settings: e.hoisted(fn.Settings), volatile: fn.Volatility == 'v'})
 	if err != nil {
 		return nil, planLegacyNames(err, p)
 	}

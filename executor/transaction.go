@@ -37,6 +37,9 @@ type txOptions struct {
 	// function's SET clauses, which PostgreSQL would apply only inside
 	// the function, too late for statement_timeout).
 	settings []schema.Setting
+	// volatile marks the call of a VOLATILE function, which runs on the
+	// primary even when read-only.
+	volatile bool
 }
 
 // transactWith is transact with options.
@@ -70,7 +73,7 @@ func (e *Executor) transactWith(r *http.Request, req *apirequest.Request, cache 
 		return commit && oerr == nil, oerr
 	}
 	start := time.Now()
-	results, err := e.runOnPool(r.Context(), spec, decide)
+	results, err := e.runRouted(r.Context(), e.mayReadFromReplica(r, req, opts), spec, decide)
 	if err != nil {
 		return nil, nil, err
 	}
