@@ -166,6 +166,7 @@ func (h *Handler) redacted() Handler {
 	if c.DBChannelURI != "" && !namesSecret(c.DBChannelURI) {
 		c.DBChannelURI = redactURI(c.DBChannelURI)
 	}
+	c.DBReplicas = redactReplicas(c.DBReplicas)
 	if c.JWTSecret != "" && !namesSecret(c.JWTSecret) {
 		c.JWTSecret = redactedValue
 	}

@@ -168,6 +168,9 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		default:
 			var known bool
 			if known, err = h.unmarshalSetting(d, name, sub); !known {
+				known, err = h.unmarshalReplicaSetting(d, name, sub)
+			}
+			if !known {
 				if why, refused := refusal(name); refused {
 					return d.Errf("%s: %s", sub, why)
 				}

@@ -173,10 +173,14 @@ type Handler struct {
 	ServerCORSAllowedOrigins []string `json:"server_cors_allowed_origins,omitempty"`
 
 	Settings
+	ReplicaSettings
 
 	logger  *zap.Logger
 	pool    *sharedPool
 	poolKey poolKey
+	// replicas are db_replicas' shared set, nil without replicas.
+	replicas    *executor.ReplicaSet
+	replicasKey replicasKey
 	// live holds what serves requests: the token verifier, the executor
 	// and the schema cache, rebuilt when the in-database configuration
 	// changes.
@@ -234,6 +238,9 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	if err := registerMetrics(ctx.GetMetricsRegistry()); err != nil {
 		return fmt.Errorf("registering metrics: %w", err)
 	}
+	if err := registerReplicaMetrics(ctx.GetMetricsRegistry()); err != nil {
+		return fmt.Errorf("registering metrics: %w", err)
+	}
 
 	// Only now is the authenticator known: db_uri's placeholders are
 	// resolved, and pgx fills in a user the URI leaves out.
@@ -259,11 +266,18 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		return fmt.Errorf("creating connection pool: %w", err)
 	}
 	h.pool, h.poolKey = val.(*sharedPool), key
+	replicas, rkey, err := h.takeReplicas(repl, dbURI, auth, pc, h.logger)
+	if err != nil {
+		_, _ = pools.Delete(key)
+		h.pool = nil
+		return err
+	}
+	h.replicas, h.replicasKey = replicas, rkey
 
 	base := *h
 	base.JWTSecret, base.JWTAud = secret, aud
 	h.live = &liveConfig{base: base, appSettings: settings, dbURI: dbURI, channelURI: channelURI, authenticator: auth,
-		pool: h.pool, poolKey: key, logger: h.logger, ctx: ctx}
+		pool: h.pool, poolKey: key, replicas: replicas, logger: h.logger, ctx: ctx}
 	eff := &base
 	if *h.DBConfig {
 		// PostgREST reads its in-database configuration before it serves.
@@ -277,7 +291,8 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	rt, err := h.live.build(eff)
 	if err != nil {
 		_, _ = pools.Delete(key)
-		h.pool, h.live = nil, nil
+		_ = releaseReplicas(h.replicas, h.replicasKey)
+		h.pool, h.live, h.replicas = nil, nil, nil
 		return err
 	}
 	h.live.current.Store(rt)
@@ -574,6 +589,13 @@ func (h *Handler) Cleanup() error {
 	// second Cleanup a no-op).
 	if h.live != nil {
 		if err := h.live.close(); err != nil {
+			return err
+		}
+	}
+	if h.replicas != nil {
+		rs := h.replicas
+		h.replicas = nil
+		if err := releaseReplicas(rs, h.replicasKey); err != nil {
 			return err
 		}
 	}

@@ -49,6 +49,7 @@ type liveConfig struct {
 	authenticator string
 	pool          *sharedPool
 	poolKey       poolKey
+	replicas      *executor.ReplicaSet
 	logger        *zap.Logger
 	ctx           context.Context
 
@@ -126,6 +127,7 @@ func (l *liveConfig) build(eff *Handler) (*runtime, error) {
 		LogQuery:               eff.LogQuery,
 		LogQueryLevel:          queryLevel,
 		OnReloadSchema:         l.reloadSchemaCache,
+		Replicas:               l.replicas,
 	}
 	if *l.base.DBConfig {
 		cfg.OnReloadConfig = l.reloadConfig

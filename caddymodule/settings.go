@@ -124,7 +124,7 @@ func (h Handler) validateSettings() error {
 	if h.DBPoolMaxLifetime < 0 || h.DBPoolMaxIdletime < 0 || h.JWTCacheMaxLifetime < 0 {
 		return fmt.Errorf("db_pool_max_lifetime, db_pool_max_idletime and jwt_cache_max_lifetime must not be negative")
 	}
-	return nil
+	return h.validateReplicas()
 }
 
 // isHeaderName says whether s is an HTTP field name (RFC 9110's token).
