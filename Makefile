@@ -3,7 +3,7 @@
 #   make build       bin/caddy: Caddy with its standard modules and pgrest
 #   make test        gofmt check, go vet, Go tests (with -race), client tests,
 #                    and a last line of counts: N passed, N failed, N skipped
-#   make bench       the benchmark in tests/bench
+#   make bench       the benchmarks in tests/bench and tests/benchscale
 #   make fuzz        every fuzz target for FUZZTIME (default 1m) each
 #   make demo        PostgreSQL + demo schema + Caddy on http://localhost:3000
 #   make demo-stop   stop the demo's PostgreSQL
@@ -83,8 +83,13 @@ test-client:
 	cd $(CLIENT2_DIR) && npm ci --no-audit --no-fund
 	PGREST_CLIENT_SUITE=client2 $(GO) run ./$(CLIENT_DIR)/server
 
+# tests/bench, then tests/benchscale: what replica routing and PgBouncer
+# cost a read, and how long reads take to leave a replica that died and to
+# come back to it (BENCHSCALE_FLAGS, e.g. '-d 2s -c 8').
+BENCHSCALE_FLAGS ?=
 bench:
 	$(GO) run ./tests/bench $(BENCH_FLAGS)
+	$(GO) run ./tests/benchscale $(BENCHSCALE_FLAGS)
 
 # Every func FuzzXxx in the module, found anew each run, one after the
 # other (go test fuzzes one target per run). make test already runs their

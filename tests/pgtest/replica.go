@@ -1,11 +1,15 @@
 package pgtest
 
 import (
+	"errors"
 	"fmt"
 	"net"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
+	"time"
 )
 
 // Replica is a hot standby of a throwaway cluster, streaming its WAL
@@ -90,4 +94,48 @@ func (r *Replica) destroy() error {
 		return fmt.Errorf("%w\n%s", err, strings.TrimSpace(out))
 	}
 	return nil
+}
+
+// Kill ends the replica the way pg_ctl stop -m immediate does, at once:
+// SIGQUIT to its postmaster, which quits its backends without a word to
+// their clients, as a crash would. It returns when the postmaster is
+// gone; Start brings the replica back. Unlike Stop, no script runs
+// between the call and the signal, so a caller can time what follows.
+func (r *Replica) Kill() error {
+	dir, err := filepath.EvalSymlinks(r.dir)
+	if err != nil {
+		return err
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "postmaster.pid"))
+	if err != nil {
+		return fmt.Errorf("pgtest: the replica is not running: %w", err)
+	}
+	first, _, _ := strings.Cut(string(b), "\n")
+	pid, err := strconv.Atoi(strings.TrimSpace(first))
+	if err != nil {
+		return fmt.Errorf("pgtest: postmaster.pid: %w", err)
+	}
+	if err := syscall.Kill(pid, syscall.SIGQUIT); err != nil {
+		return fmt.Errorf("pgtest: signalling the replica's postmaster: %w", err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for syscall.Kill(pid, 0) == nil && !zombie(pid) {
+		if time.Now().After(deadline) {
+			return errors.New("pgtest: the replica's postmaster outlived SIGQUIT by 30s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return nil
+}
+
+// zombie says the process has exited and waits to be reaped, which no one
+// may do soon where the first process of a container reaps nothing.
+func zombie(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	// pid (comm) state ...: comm may hold spaces and parentheses.
+	i := strings.LastIndexByte(string(b), ')')
+	return i >= 0 && i+2 < len(b) && b[i+2] == 'Z'
 }
