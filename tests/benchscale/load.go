@@ -92,12 +92,16 @@ func (e *env) turn(ctx context.Context, s *site, conc int, d time.Duration) (flo
 
 // comparison is the outcome of compare.
 type comparison struct {
-	rateA, rateB     float64
+	// rateA and rateB are over all of each variant's turns; total is
+	// rateA/rateB.
+	rateA, rateB, total float64
+	// ratio is the median of the per-pair ratios a/b, low and high their
+	// quartiles.
 	ratio, low, high float64
 }
 
-// compare runs a and b in alternating turns and returns their median
-// rates and the median of the per-pair ratios a/b.
+// compare runs a and b in alternating turns and returns their rates and
+// ratios.
 func compare(ctx context.Context, e *env, opt options, a, b *site) (comparison, error) {
 	for _, s := range []*site{a, b} {
 		if _, err := e.turn(ctx, s, opt.conc, opt.warmup); err != nil {
@@ -105,7 +109,8 @@ func compare(ctx context.Context, e *env, opt options, a, b *site) (comparison, 
 		}
 	}
 	pairs := max(1, int(opt.dur/opt.slice))
-	var ratesA, ratesB, ratios []float64
+	var sumA, sumB float64
+	var ratios []float64
 	for i := range pairs {
 		order := []*site{a, b}
 		if i%2 == 1 {
@@ -119,19 +124,22 @@ func compare(ctx context.Context, e *env, opt options, a, b *site) (comparison, 
 			}
 			rates[s] = r
 		}
-		ratesA = append(ratesA, rates[a])
-		ratesB = append(ratesB, rates[b])
+		sumA += rates[a]
+		sumB += rates[b]
 		ratios = append(ratios, rates[a]/rates[b])
 	}
-	return comparison{rateA: median(ratesA), rateB: median(ratesB), ratio: median(ratios),
-		low: slices.Min(ratios), high: slices.Max(ratios)}, nil
+	slices.Sort(ratios)
+	n := float64(pairs)
+	return comparison{rateA: sumA / n, rateB: sumB / n, total: sumA / sumB,
+		ratio: quantile(ratios, 0.5), low: quantile(ratios, 0.25), high: quantile(ratios, 0.75)}, nil
 }
 
-func median(xs []float64) float64 {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
+// quantile is the q-quantile of sorted xs, interpolated.
+func quantile(sorted []float64, q float64) float64 {
+	pos := q * float64(len(sorted)-1)
+	i := int(pos)
+	if i+1 >= len(sorted) {
+		return sorted[len(sorted)-1]
 	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+	return sorted[i] + (pos-float64(i))*(sorted[i+1]-sorted[i])
 }

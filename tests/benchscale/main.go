@@ -32,8 +32,10 @@
 //
 // Each comparison runs its two variants in turns of -slice for -d each
 // (A, B; B, A; ...) after a warm-up, with -c closed-loop workers, so noise
-// on this shared machine lands on both alike; the ratio is the median of
-// the per-turn-pair ratios, with their range in brackets.
+// on this shared machine lands on both alike. A/B is the ratio of the two
+// variants' rates over all their turns; beside it the median of the
+// per-pair ratios, with their interquartile range in brackets (the
+// machine is shared: a wide range says the run was noisy).
 package main
 
 import (
@@ -62,7 +64,7 @@ func main() {
 	var opt options
 	flag.IntVar(&opt.conc, "c", 8, "concurrent workers of each comparison")
 	flag.DurationVar(&opt.dur, "d", 4*time.Second, "measured time of each variant of a comparison")
-	flag.DurationVar(&opt.slice, "slice", 500*time.Millisecond, "length of one turn of a variant")
+	flag.DurationVar(&opt.slice, "slice", 250*time.Millisecond, "length of one turn of a variant")
 	flag.DurationVar(&opt.warmup, "warmup", time.Second, "warm-up of each variant before measuring")
 	flag.IntVar(&opt.pool, "pool", 10, "db_pool of every variant")
 	flag.IntVar(&opt.rows, "rows", 1000, "rows of api.items")
@@ -99,13 +101,13 @@ func run(ctx context.Context, opt options) error {
 		{"PgBouncer hop", "pgrest via PgBouncer ÷ pgrest direct, both db_prepared_statements false", env.bouncer, env.directUnprepared},
 		{"PgBouncer setup", "pgrest via PgBouncer (prepared false) ÷ pgrest direct (prepared true)", env.bouncer, env.direct},
 	}
-	fmt.Printf("%-16s %10s %10s %22s   %s\n", "comparison", "A req/s", "B req/s", "A/B [range]", "A ÷ B")
+	fmt.Printf("%-16s %9s %9s %7s %24s   %s\n", "comparison", "A req/s", "B req/s", "A/B", "pairs: median [IQR]", "A ÷ B")
 	for _, c := range comparisons {
 		res, err := compare(ctx, env, opt, c.a, c.b)
 		if err != nil {
 			return fmt.Errorf("%s: %w", c.name, err)
 		}
-		fmt.Printf("%-16s %10.0f %10.0f %8.3f [%.3f-%.3f]   %s\n", c.name, res.rateA, res.rateB,
+		fmt.Printf("%-16s %9.0f %9.0f %7.3f %9.3f [%.3f-%.3f]   %s\n", c.name, res.rateA, res.rateB, res.total,
 			res.ratio, res.low, res.high, c.what)
 	}
 	if opt.skipFailover {
