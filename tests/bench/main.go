@@ -114,12 +114,23 @@ type options struct {
 	reps   int
 	pool   int
 	rows   int
+	// rssConc is the concurrency of the memory measurement (0: none).
+	rssConc int
+	// caddyBinary, when set, is the Caddy that the memory measurement
+	// runs instead of this program.
+	caddyBinary string
+	// disconnect is the length of the disconnect phase (0: none).
+	disconnect time.Duration
 	// cpuProfile is where to write a CPU profile of the whole process
 	// (pgrest, Caddy, the load generator and the baselines).
 	cpuProfile string
 }
 
 func main() {
+	if os.Getenv(runAsCaddy) == "1" {
+		runCaddy()
+		return
+	}
 	opt, err := parseFlags(os.Args[1:])
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
@@ -137,13 +148,16 @@ func main() {
 func parseFlags(args []string) (options, error) {
 	var opt options
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	conc := fs.String("c", "1,8,32", "concurrencies, comma-separated")
+	conc := fs.String("c", "8,32", "concurrencies, comma-separated")
 	fs.DurationVar(&opt.dur, "d", 5*time.Second, "measured time per variant at each workload and concurrency, over -reps rounds")
 	fs.DurationVar(&opt.slice, "slice", 250*time.Millisecond, "length of the windows in which the variants take turns")
 	fs.DurationVar(&opt.warmup, "warmup", 500*time.Millisecond, "warm-up per variant before each workload and concurrency")
 	fs.IntVar(&opt.reps, "reps", 3, "rounds per measurement; the median is reported")
-	fs.IntVar(&opt.pool, "pool", 10, "connections in each pool (pgrest's db_pool and both baselines)")
+	fs.IntVar(&opt.pool, "pool", 10, "connections in each pool (pgrest's db_pool and the baselines')")
 	fs.IntVar(&opt.rows, "rows", 10000, "rows in api.items")
+	fs.IntVar(&opt.rssConc, "rss", 64, "concurrency of the memory measurement of Caddy+pgrest in a process of its own; 0 skips it")
+	fs.StringVar(&opt.caddyBinary, "caddy", "", "a Caddy binary with pgrest (`path`, e.g. bin/caddy of make build) for the memory measurement; default: this program run as Caddy")
+	fs.DurationVar(&opt.disconnect, "disconnect", 2*time.Second, "length of the phase of clients hanging up mid-request; 0 skips it")
 	fs.StringVar(&opt.cpuProfile, "cpuprofile", "", "write a CPU profile of the measured load to `file` (go tool pprof)")
 	if err := fs.Parse(args); err != nil {
 		return opt, err
@@ -171,13 +185,18 @@ func parseFlags(args []string) (options, error) {
 		return opt, errors.New("-pool: at least 1")
 	case opt.rows < 100:
 		return opt, errors.New("-rows: at least 100 (the workloads read ids up to 42)")
+	case opt.rssConc < 0:
+		return opt, errors.New("-rss: cannot be negative")
+	case opt.disconnect < 0:
+		return opt, errors.New("-disconnect: cannot be negative")
 	}
 	return opt, nil
 }
 
-// run sets everything up, measures every workload at every concurrency and
-// prints the table. It returns an error when anything failed, including a
-// single request.
+// run sets everything up, measures every workload at every concurrency,
+// prints the tables, then measures the memory of Caddy+pgrest and what
+// clients hanging up cost. It returns an error when anything failed,
+// including a single request.
 func run(ctx context.Context, opt options) error {
 	env, err := setUp(ctx, opt)
 	if env != nil {
@@ -187,19 +206,26 @@ func run(ctx context.Context, opt options) error {
 		return err
 	}
 
+	variants := []*variant{
+		{name: "pgrest", newOp: env.httpOp, keepLatency: true},
+		{name: "caddy+raw", newOp: env.caddyRawOp},
+		{name: "raw", newOp: env.rawOp},
+		{name: "naive", newOp: env.naiveOp},
+	}
 	cells := len(env.workloads) * len(opt.conc)
-	estimate := time.Duration(cells) * 3 * (opt.dur + opt.warmup)
+	estimate := time.Duration(cells*len(variants)) * (opt.dur + opt.warmup)
+	if opt.rssConc > 0 {
+		estimate += rssEstimate
+	}
+	if opt.disconnect > 0 {
+		estimate += opt.disconnect + 2*disconnectLoad
+	}
 	fmt.Printf("pgrest benchmark: pgrest over HTTP vs hand-written pgx, side by side\n")
 	fmt.Printf("go %s  GOMAXPROCS %d  NumCPU %d  %s/%s\n", runtime.Version(), runtime.GOMAXPROCS(0), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH)
 	fmt.Printf("PostgreSQL %s\n", env.pgVersion)
 	fmt.Printf("pool %d per variant, %d rows; per variant and cell: warm-up %s, then %s in %d rounds of ~%s windows taking turns; about %s\n\n",
 		opt.pool, opt.rows, opt.warmup, opt.dur, opt.reps, opt.slice, estimate.Round(time.Second))
 
-	variants := []*variant{
-		{name: "pgrest", newOp: env.httpOp, keepLatency: true},
-		{name: "raw", newOp: env.rawOp},
-		{name: "naive", newOp: env.naiveOp},
-	}
 	if opt.cpuProfile != "" {
 		f, err := os.Create(opt.cpuProfile)
 		if err != nil {
@@ -211,15 +237,17 @@ func run(ctx context.Context, opt options) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	printHeader()
-	var failed []string
+	printHeader(variants)
+	var rows []*cell
 	for _, wl := range env.workloads {
 		for _, c := range opt.conc {
-			row, err := measureCell(ctx, opt, wl, c, variants)
+			row, err := measureCell(ctx, opt, wl, c, variants, env.db)
 			if err != nil {
 				return err
 			}
 			printRow(row)
+			rows = append(rows, row)
+			var failed []string
 			for i, v := range variants {
 				if row.errs[i] > 0 {
 					failed = append(failed, fmt.Sprintf("%s c=%d %s: %d failed requests, first: %v",
@@ -234,19 +262,47 @@ func run(ctx context.Context, opt options) error {
 	fmt.Println()
 	fmt.Println("req/s: median over the rounds. ratios: median of the per-round ratios [min-max].")
 	fmt.Println("p50/p99: pgrest's latency over all its rounds, at the client. No request failed.")
+	fmt.Println()
+	printCPU(variants, rows, env.dbWhyNot)
+
+	var mem *rssResult
+	if opt.rssConc > 0 {
+		if mem, err = measureRSS(ctx, env, opt); err != nil {
+			return fmt.Errorf("memory of Caddy+pgrest: %w", err)
+		}
+		fmt.Println()
+		mem.print()
+	}
+	var gone *disconnectResult
+	if opt.disconnect > 0 {
+		if gone, err = measureDisconnects(ctx, env, opt); err != nil {
+			return fmt.Errorf("disconnects: %w", err)
+		}
+		fmt.Println()
+		gone.print()
+	}
+	fmt.Println()
+	printGoals(rows, mem)
+	if gone != nil {
+		return gone.failure()
+	}
 	return nil
 }
 
-// cell is one workload at one concurrency: the medians of every variant.
+// cell is one workload at one concurrency: the medians of every variant,
+// indexed as the variants are (pgrest first).
 type cell struct {
 	workload string
 	conc     int
-	rate     [3]float64 // pgrest, raw, naive
-	vsRaw    ratio
-	vsNaive  ratio
+	rate     []float64
+	// vs[i] is pgrest's throughput over variant i's (vs[0] unused).
+	vs       []ratio
 	p50, p99 time.Duration
-	errs     [3]int64
-	firstErr [3]error
+	errs     []int64
+	firstErr []error
+	// cpu and dbCPU are the CPU time per request of this process and of
+	// the database server, over all rounds.
+	cpu, dbCPU []time.Duration
 }
 
 type ratio struct{ median, min, max float64 }
@@ -254,10 +310,12 @@ type ratio struct{ median, min, max float64 }
 // measureCell warms each variant up, then runs opt.reps rounds. In a
 // round each variant gets opt.dur/opt.reps of load, cut into windows of
 // about opt.slice that take turns, the order rotating, so that noise on the
-// machine lands on all three alike.
-func measureCell(ctx context.Context, opt options, wl *workload, conc int, variants []*variant) (*cell, error) {
-	row := &cell{workload: wl.name, conc: conc}
-	ops := make([][]op, len(variants))
+// machine lands on all variants alike.
+func measureCell(ctx context.Context, opt options, wl *workload, conc int, variants []*variant, db *serverCPU) (*cell, error) {
+	n := len(variants)
+	row := &cell{workload: wl.name, conc: conc, rate: make([]float64, n), vs: make([]ratio, n),
+		errs: make([]int64, n), firstErr: make([]error, n), cpu: make([]time.Duration, n), dbCPU: make([]time.Duration, n)}
+	ops := make([][]op, n)
 	for i, v := range variants {
 		ops[i] = make([]op, conc)
 		for w := range ops[i] {
@@ -278,17 +336,18 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 	perRound := opt.dur / time.Duration(opt.reps)
 	windows := max(1, int((perRound+opt.slice/2)/opt.slice))
 	window := perRound / time.Duration(windows)
-	rates := make([][]float64, len(variants))
+	rates := make([][]float64, n)
+	total := make([]sample, n)
 	var latencies []time.Duration
 	for rep := range opt.reps {
-		round := make([]sample, len(variants))
-		for n := range windows {
+		round := make([]sample, n)
+		for w := range windows {
 			for k := range variants {
-				i := (rep + n + k) % len(variants)
+				i := (rep + w + k) % n
 				// Garbage from the previous window is collected now, not
 				// on the next variant's time.
 				runtime.GC()
-				round[i].add(measure(ctx, window, ops[i], variants[i].keepLatency))
+				round[i].add(measureCPU(ctx, window, ops[i], variants[i].keepLatency, db))
 				if err := ctx.Err(); err != nil {
 					return nil, fmt.Errorf("interrupted: %w", err)
 				}
@@ -298,13 +357,17 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 			note(i, &round[i])
 			rates[i] = append(rates[i], round[i].rate())
 			latencies = append(latencies, round[i].latencies...)
+			round[i].latencies = nil
+			total[i].add(&round[i])
 		}
 	}
 	for i := range variants {
 		row.rate[i] = median(rates[i])
+		row.cpu[i], row.dbCPU[i] = total[i].cpuPerRequest()
+		if i > 0 {
+			row.vs[i] = ratios(rates[0], rates[i])
+		}
 	}
-	row.vsRaw = ratios(rates[0], rates[1])
-	row.vsNaive = ratios(rates[0], rates[2])
 	row.p50 = percentile(latencies, 50)
 	row.p99 = percentile(latencies, 99)
 	return row, nil
@@ -345,17 +408,31 @@ func percentile(ds []time.Duration, p int) time.Duration {
 	return s[max(rank, 1)-1]
 }
 
-const rowFormat = "%-11s %5s %13s %10s %12s  %-17s %-17s %10s %10s\n"
-
-func printHeader() {
-	fmt.Printf(rowFormat, "workload", "conc", "pgrest req/s", "raw req/s", "naive req/s",
-		"pgrest/raw", "pgrest/naive", "pgrest p50", "pgrest p99")
+// rowFormat lays out the throughput table: the workload and the
+// concurrency, then columns added per variant.
+func printHeader(variants []*variant) {
+	cols := []string{fmt.Sprintf("%-11s %4s", "workload", "conc")}
+	for _, v := range variants {
+		cols = append(cols, fmt.Sprintf("%10s", v.name))
+	}
+	for _, v := range variants[1:] {
+		cols = append(cols, fmt.Sprintf("%-17s", "pgrest/"+v.name))
+	}
+	cols = append(cols, fmt.Sprintf("%8s %8s", "p50", "p99"))
+	fmt.Println(strings.Join(cols, " "))
+	fmt.Printf("%-16s %s\n", "", "req/s")
 }
 
 func printRow(r *cell) {
-	fmt.Printf(rowFormat, r.workload, strconv.Itoa(r.conc),
-		fmt.Sprintf("%.0f", r.rate[0]), fmt.Sprintf("%.0f", r.rate[1]), fmt.Sprintf("%.0f", r.rate[2]),
-		r.vsRaw.String(), r.vsNaive.String(), ms(r.p50), ms(r.p99))
+	cols := []string{fmt.Sprintf("%-11s %4d", r.workload, r.conc)}
+	for _, rate := range r.rate {
+		cols = append(cols, fmt.Sprintf("%10.0f", rate))
+	}
+	for _, v := range r.vs[1:] {
+		cols = append(cols, fmt.Sprintf("%-17s", v.String()))
+	}
+	cols = append(cols, fmt.Sprintf("%8s %8s", ms(r.p50), ms(r.p99)))
+	fmt.Println(strings.Join(cols, " "))
 }
 
 func (r ratio) String() string {

@@ -412,6 +412,17 @@ type env struct {
 	naivePool *pgxpool.Pool
 	client    *http.Client
 	baseURL   string
+	// caddyRawURL is the caddy+raw site, served by the same Caddy as
+	// pgrest; caddyRawPool its pool (caddyraw.go).
+	caddyRawURL  string
+	caddyRawPool *pgxpool.Pool
+	// superDSN and authDSN connect to the bench database as a superuser
+	// and as the authenticator.
+	superDSN, authDSN string
+	// db reads the server's CPU time; nil, with dbWhyNot saying why, when
+	// it cannot.
+	db        *serverCPU
+	dbWhyNot  string
 	authz     string
 	pgVersion string
 	workloads []*workload
@@ -424,6 +435,9 @@ func (e *env) close() {
 	}
 	if e.naivePool != nil {
 		e.naivePool.Close()
+	}
+	if e.caddyRawPool != nil {
+		e.caddyRawPool.Close()
 	}
 	if e.client != nil {
 		e.client.CloseIdleConnections()
@@ -449,7 +463,8 @@ func setUp(ctx context.Context, opt options) (*env, error) {
 
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
 	defer cancel()
-	db, err := pgresttest.SetUp(ctx, "pgrest_bench", pgresttest.SQL("the fixture", fmt.Sprintf(fixtureSQL, opt.rows, opt.rows)))
+	db, err := pgresttest.SetUp(ctx, "pgrest_bench", pgresttest.SQL("the fixture", fmt.Sprintf(fixtureSQL, opt.rows, opt.rows)),
+		pgresttest.SQL("the disconnect fixture", disconnectSQL))
 	if err != nil {
 		return e, err
 	}
@@ -458,6 +473,8 @@ func setUp(ctx context.Context, opt options) (*env, error) {
 		return e, err
 	}
 	authDSN := db.DSNFor("authenticator", authenticatorPassword)
+	e.superDSN, e.authDSN = db.SuperDSN, authDSN
+	e.db, e.dbWhyNot = findServerCPU(ctx, db.SuperDSN)
 	if err := planWorkloads(ctx, authDSN, e.workloads); err != nil {
 		return e, err
 	}
@@ -471,7 +488,7 @@ func setUp(ctx context.Context, opt options) (*env, error) {
 	}
 	e.client = &http.Client{Transport: &http.Transport{
 		Proxy:               nil,
-		MaxIdleConns:        2 * maxConc,
+		MaxIdleConns:        4 * maxConc, // pgrest's site and caddy+raw's
 		MaxIdleConnsPerHost: 2 * maxConc,
 		IdleConnTimeout:     5 * time.Minute,
 		DisableCompression:  true, // no Accept-Encoding: the body is read as sent
@@ -497,11 +514,15 @@ func setUp(ctx context.Context, opt options) (*env, error) {
 	if e.naivePool, err = newNaivePool(ctx, authDSN, opt.pool); err != nil {
 		return e, err
 	}
+	if e.caddyRawPool, err = newRawPool(ctx, authDSN, opt.pool, e.workloads); err != nil {
+		return e, err
+	}
+	serveCaddyRaw(e.caddyRawPool, e.workloads)
 	for _, wl := range e.workloads {
 		for _, v := range []struct {
 			name string
 			op   op
-		}{{"raw", e.rawOp(wl)}, {"naive", e.naiveOp(wl)}} {
+		}{{"raw", e.rawOp(wl)}, {"naive", e.naiveOp(wl)}, {"caddy+raw", e.caddyRawOp(wl)}} {
 			if err := v.op(ctx); err != nil {
 				return e, fmt.Errorf("%s baseline on %s does not answer as pgrest does: %w", v.name, wl.name, err)
 			}
@@ -523,23 +544,35 @@ func serverVersion(ctx context.Context, dsn string) (string, error) {
 
 // startPgrest loads a Caddy config adapted from a Caddyfile, as a user
 // would write it, serving pgrest on a free loopback port.
+// The same config serves the caddy+raw site (caddyraw.go).
 func (e *env) startPgrest(authDSN string, pool int) error {
-	s, warnings, err := pgresttest.Serve(map[string]string{
-		"db_uri":       pgresttest.Quote(authDSN),
-		"db_schemas":   schemaName,
-		"db_anon_role": "web_anon",
-		"jwt_secret":   jwtSecret,
-		"db_pool":      strconv.Itoa(pool),
-	}, pgresttest.Options{LogLevel: "ERROR"})
+	rawPort, err := pgresttest.FreePort()
 	if err != nil {
 		return err
 	}
+	s, warnings, err := pgresttest.Serve(pgrestDirectives(authDSN, pool),
+		pgresttest.Options{LogLevel: "ERROR", Sites: caddyRawSite(rawPort)})
+	if err != nil {
+		return err
+	}
+	e.caddyRawURL = fmt.Sprintf("http://127.0.0.1:%d", rawPort)
 	e.caddyUp = true
 	if len(warnings) > 0 {
 		return fmt.Errorf("adapting the Caddyfile: warning: %s", warnings[0])
 	}
 	e.baseURL = s.URL
 	return nil
+}
+
+// pgrestDirectives are the pgrest subdirectives of the bench's Caddyfile.
+func pgrestDirectives(authDSN string, pool int) map[string]string {
+	return map[string]string{
+		"db_uri":       pgresttest.Quote(authDSN),
+		"db_schemas":   schemaName,
+		"db_anon_role": "web_anon",
+		"jwt_secret":   jwtSecret,
+		"db_pool":      strconv.Itoa(pool),
+	}
 }
 
 // newRequest is the request a pgrest op sends for wl, to target: the
