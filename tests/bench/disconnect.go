@@ -247,8 +247,9 @@ func (e *env) latencies(ctx context.Context, wl *workload) (p50, p99 time.Durati
 }
 
 // poolBackends lists the backends of pgrest's pool, from
-// pg_stat_activity (pgrest names its connections), and counts those
-// running a statement or idle in a transaction.
+// pg_stat_activity (pgrest names its connections; the schema reload
+// listener's, whose last statement is its LISTEN, is left out), and
+// counts those running a statement or idle in a transaction.
 func (e *env) poolBackends(ctx context.Context) (pids []int, busy int, err error) {
 	conn, err := pgx.Connect(ctx, e.superDSN)
 	if err != nil {
@@ -257,6 +258,7 @@ func (e *env) poolBackends(ctx context.Context) (pids []int, busy int, err error
 	defer conn.Close(context.Background())
 	rows, err := conn.Query(ctx, `select pid, state from pg_catalog.pg_stat_activity
 		where application_name = 'pgrest' and datname = current_database() and backend_type = 'client backend'
+		and query not ilike 'listen %'
 		order by pid`)
 	if err != nil {
 		return nil, 0, err

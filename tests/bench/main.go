@@ -1,18 +1,21 @@
 // Command bench measures what pgrest costs on top of the database work a
-// request needs, by running pgrest and two hand-written baselines side by
-// side in one process, against one PostgreSQL, in one run.
+// request needs, by running pgrest, the same transaction behind a bare
+// Caddy route, and two hand-written baselines side by side in one
+// process, against one PostgreSQL, in one run; then the memory of
+// Caddy+pgrest alone, and what clients hanging up mid-request cost.
 //
-//	go run ./tests/bench                  # defaults: -c 1,8,32 -d 5s, about 4 minutes
+//	go run ./tests/bench                  # defaults: -c 8,32 -d 5s, about 5 minutes
 //	go run ./tests/bench -d 2s -c 8       # a quick run
+//	go run ./tests/bench -c 1,8,32        # latency at concurrency 1 too
 //	make bench BENCH_FLAGS='-d 2s -c 1,8'
 //
 // It starts a throwaway PostgreSQL (tests/pgtest; PGREST_TEST_DSN points it
 // at a running server instead), loads api.items with -rows rows,
-// api.item_reviews with five reviews of each item, an empty api.item_log
-// and the function api.item_price, and serves pgrest
-// in-process from a Caddyfile adapted and loaded by Caddy itself, exactly
-// as a user would configure it. Every request carries an HS256 token for
-// the role webuser.
+// api.item_reviews with five reviews of each item, an empty api.item_log,
+// the function api.item_price and, for the disconnect phase,
+// api.bench_sleep, and serves pgrest in-process from a Caddyfile adapted
+// and loaded by Caddy itself, exactly as a user would configure it. Every
+// request to pgrest carries an HS256 token for the role webuser.
 //
 // # Workloads
 //
@@ -45,6 +48,17 @@
 //     Caddy + pgrest: JWT verification (cached), request parsing, the
 //     schema cache, SQL generation, one pipelined transaction (and, for a
 //     write, the COMMIT round trip), the response.
+//   - caddy+raw: the ceiling the throughput goal is set against, the
+//     pipelined loop with Caddy's bare routing cost added, measured
+//     directly: the same HTTP client sends the same request to a second
+//     site of the same Caddy config as pgrest's (one site address, one
+//     handler, the same global options), whose handler, a Caddy module
+//     registered by this program (caddyraw.go), finds the workload by
+//     the request target, reads the body, runs the raw baseline's
+//     transaction on a pool of its own and writes the body with pgrest's
+//     status. No token, no parsing, no planning, no settings JSON, no
+//     response headers beyond Content-Type: what pgrest does beyond that
+//     is what pgrest/caddy+raw measures.
 //   - raw: the same transaction written by hand with pgconn, in pgrest's
 //     round trips: for reads one pipelined round trip of BEGIN READ ONLY,
 //     the settings statement, the main statement and COMMIT; for writes a
@@ -66,27 +80,76 @@
 //
 // For each workload and concurrency (-c), every variant first warms up
 // (-warmup), then gets -d of measured load over -reps rounds. Within a
-// round the three take turns in windows of about -slice (pgrest, raw,
-// naive; raw, naive, pgrest; ...), so noise on this shared machine lands on
-// all three alike. Each worker runs a closed loop (next request when the
-// last is answered); a request counts when it succeeded inside its window.
-// Throughput columns are the median over the rounds; the ratio columns are
-// the median of the per-round ratios, with their range in brackets; the
-// latencies are pgrest's over all rounds, measured at the client.
+// round the variants take turns in windows of about -slice (pgrest,
+// caddy+raw, raw, naive; caddy+raw, raw, naive, pgrest; ...), so noise on
+// this shared machine lands on all of them alike. Each worker runs a
+// closed loop (next request when the last is answered); a request counts
+// when it succeeded inside its window. Throughput columns are the median
+// over the rounds; the ratio columns are the median of the per-round
+// ratios, with their range in brackets; the latencies are pgrest's over
+// all rounds, measured at the client.
+//
+// # CPU time per request
+//
+// Each window is also timed in CPU: this process's (getrusage, all
+// threads) from the window's start to the end of a garbage collection run
+// after it, so each variant's garbage is collected on its own account; and
+// PostgreSQL's, the sum over the postmaster and all its child processes
+// (the backends of every pool, and the background processes, the WAL
+// writer among them) of /proc/<pid>/schedstat's run time, read just
+// outside that interval. Over all rounds, divided by the requests served
+// in the windows (their tails included), that gives microseconds per
+// request on each side. The server's CPU is only read when the bench
+// started it: with PGREST_TEST_DSN the column is left out, and the bench
+// says why.
+//
+//   - process pgrest-caddy+raw is what pgrest's Go side costs per request
+//     beyond Caddy's routing and a pipelined pgx client: the HTTP client's
+//     share is in both and cancels out (goal for items_eq: < 15 µs).
+//   - PostgreSQL pgrest/raw is what pgrest's transaction costs the server
+//     over the same SQL sent by the tight pgx loop (goal: <= 1.2); the
+//     server's cost per request also grows when requests come more
+//     slowly (each one wakes a backend), so pgrest/caddy+raw is shown
+//     beside it, at a comparable pace.
+//
+// # Memory
+//
+// With -rss N (default 64), the bench starts itself again as Caddy (as
+// tests/nodes does; -caddy runs another binary, such as bin/caddy of
+// make build) in a process of its own, loads into it the Caddyfile of the
+// in-process pgrest, sends it 2 s of items_eq then 2 s of items_page at N
+// connections, every answer checked, and reports its VmRSS before and
+// after the load and its peak VmHWM (goal: < 80 MB). db_pool is -pool, as
+// in the tables.
+//
+// # Clients hanging up
+//
+// With -disconnect D (default 2s), clients hang up mid-request for D
+// while bystanders are served, and the bench checks that this costs
+// nothing: pgrest's pool keeps every connection (none closed, none
+// left busy; the ones opened are shown), every bystander gets the right
+// answer, and
+// p50/p99 of items_eq at 32 connections are shown before and after (see
+// disconnect.go). A bystander's failure, or a pool connection closed or
+// stuck, makes the run exit non-zero.
 //
 // # How to read the ratios
 //
-// pgrest/raw is the share of the hand-written ceiling pgrest reaches: 1.0
-// would mean HTTP, Caddy and pgrest cost nothing. The load generator, Caddy,
+// pgrest/caddy+raw is the share of the ceiling pgrest reaches: 1.0 would
+// mean pgrest's own work costs nothing beyond routing a request through
+// Caddy to a pipelined transaction (goal for items_eq: >= 0.9).
+// pgrest/raw is the share of the hand-written loop without HTTP: 1.0 would
+// mean HTTP, Caddy and pgrest cost nothing. The load generator, Caddy,
 // pgrest, the baselines and PostgreSQL all share this machine's cores, so
-// the HTTP client's own work counts against pgrest too. At concurrency 1
-// the gap is the latency HTTP, Caddy and pgrest add to each request; once
-// the cores are saturated it is the CPU they spend per request (HTTP on
-// both ends, routing, the token, the settings JSON). -cpuprofile shows
-// where that goes.
-// pgrest/naive above 1 means pgrest, HTTP included, beats a service that
-// takes one round trip per statement: what pipelining buys. Compare ratios
-// across commits and machines, not absolute req/s.
+// the HTTP client's own work counts against pgrest and caddy+raw alike.
+// At concurrency 1 the gap is the latency HTTP, Caddy and pgrest add to
+// each request; once the cores are saturated it is the CPU they spend per
+// request (HTTP on both ends, routing, the token, the settings JSON).
+// -cpuprofile shows where that goes. pgrest/naive above 1 means pgrest,
+// HTTP included, beats a service that takes one round trip per
+// statement: what pipelining buys. The last lines set the figures
+// against the goals. Compare ratios across commits and machines, not
+// absolute req/s.
 package main
 
 import (
@@ -260,7 +323,7 @@ func run(ctx context.Context, opt options) error {
 		}
 	}
 	fmt.Println()
-	fmt.Println("req/s: median over the rounds. ratios: median of the per-round ratios [min-max].")
+	fmt.Println("pgrest..naive: req/s, median over the rounds. ratios: median of the per-round ratios [min-max].")
 	fmt.Println("p50/p99: pgrest's latency over all its rounds, at the client. No request failed.")
 	fmt.Println()
 	printCPU(variants, rows, env.dbWhyNot)
@@ -408,8 +471,9 @@ func percentile(ds []time.Duration, p int) time.Duration {
 	return s[max(rank, 1)-1]
 }
 
-// rowFormat lays out the throughput table: the workload and the
-// concurrency, then columns added per variant.
+// printHeader heads the throughput table: the workload and the
+// concurrency, each variant's req/s, pgrest's ratio to each other
+// variant, pgrest's latency.
 func printHeader(variants []*variant) {
 	cols := []string{fmt.Sprintf("%-11s %4s", "workload", "conc")}
 	for _, v := range variants {
@@ -420,7 +484,6 @@ func printHeader(variants []*variant) {
 	}
 	cols = append(cols, fmt.Sprintf("%8s %8s", "p50", "p99"))
 	fmt.Println(strings.Join(cols, " "))
-	fmt.Printf("%-16s %s\n", "", "req/s")
 }
 
 func printRow(r *cell) {

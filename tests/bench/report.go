@@ -25,7 +25,7 @@ func printCPU(variants []*variant, rows []*cell, dbWhyNot string) {
 		for _, v := range variants {
 			fmt.Fprintf(&b, " %9s", v.name)
 		}
-		fmt.Fprintf(&b, " %11s", "pgrest/raw")
+		fmt.Fprintf(&b, " %11s %17s", "pgrest/raw", "pgrest/caddy+raw")
 	}
 	fmt.Println(b.String())
 	for _, r := range rows {
@@ -40,11 +40,13 @@ func printCPU(variants []*variant, rows []*cell, dbWhyNot string) {
 			for _, d := range r.dbCPU {
 				fmt.Fprintf(&b, " %9s", us(d))
 			}
-			fmt.Fprintf(&b, " %11.2f", ratioOf(r.dbCPU[0], r.dbCPU[indexOf(variants, "raw")]))
+			fmt.Fprintf(&b, " %11.2f %17.2f", ratioOf(r.dbCPU[0], r.dbCPU[indexOf(variants, "raw")]),
+				ratioOf(r.dbCPU[0], r.dbCPU[indexOf(variants, "caddy+raw")]))
 		}
 		fmt.Println(b.String())
 	}
 	fmt.Println("Over all rounds: CPU time of the variant's windows (their tails and a garbage collection after each included) / requests served.")
+	fmt.Println("pgrest-caddy+raw: what pgrest's Go side costs beyond Caddy's routing and a pipelined pgx client (the HTTP client's share is the same on both).")
 	if dbWhyNot != "" {
 		fmt.Printf("PostgreSQL's CPU time is not measured: %s.\n", dbWhyNot)
 	}
