@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -117,8 +118,10 @@ select json_build_object(
 	'search_path', current_setting('search_path'))
 $f$;
 
+-- The sleep makes concurrent reads overlap, so that each holds a
+-- connection of its own (verifyStatements).
 create view api.bench_prepared as
-select name, statement from pg_catalog.pg_prepared_statements;
+select name, statement from pg_catalog.pg_prepared_statements, pg_catalog.pg_sleep(0.01);
 
 grant select on api.items, api.item_reviews, api.bench_prepared to web_anon, webuser;
 -- pgrest's INSERT ends in RETURNING even for return=minimal (the
@@ -766,10 +769,12 @@ func (wl *workload) checkShape(body []byte) error {
 // reads it. So GET /bench_prepared, served by pgrest on one of its pool
 // connections, lists exactly what pgrest sent on that connection. learn
 // has just sent every workload once, one request at a time; the few
-// connections that served them are idle in pgrest's pool, and reading the
-// view again hands them out in turn, so a few tries see every statement
-// pgrest prepared. A text rebuilt here that differs from pgrest's is never
-// among them, and the run stops.
+// connections that served them are idle in pgrest's pool. Which idle
+// connection a request gets is the pool's choice, so each try reads the
+// view with verifyReaders requests at once (the view sleeps 10 ms so they
+// overlap), each on a connection of its own: a few tries see every
+// statement pgrest prepared. A text rebuilt here that differs from
+// pgrest's is never among them, and the run stops.
 //
 // The alternatives: pg_stat_statements needs shared_preload_libraries (a
 // restart of the throwaway server, and a server named by PGREST_TEST_DSN
@@ -781,31 +786,43 @@ func (wl *workload) checkShape(body []byte) error {
 // statements' are the request's own data (the filter values, the body),
 // and every baseline's answer is checked byte for byte against pgrest's.
 func (e *env) verifyStatements(ctx context.Context) error {
+	const verifyReaders = 16
 	want := map[string]string{settingsSQL: "the settings statement"}
 	for _, wl := range e.workloads {
 		want[wl.mainSQL] = wl.name
 	}
 	seen := map[string]bool{}
-	var buf bytes.Buffer
-	const tries = 200
+	const tries = 20
 	for try := 0; try < tries && len(want) > 0; try++ {
-		status, err := e.get(ctx, "/bench_prepared", &buf)
-		if err != nil {
+		var wg sync.WaitGroup
+		reads := make([][]byte, verifyReaders)
+		errs := make([]error, verifyReaders)
+		for i := range verifyReaders {
+			wg.Go(func() {
+				var buf bytes.Buffer
+				status, err := e.get(ctx, "/bench_prepared", &buf)
+				if err == nil && status != http.StatusOK {
+					err = fmt.Errorf("pgrest answers GET /bench_prepared with %d: %.300s", status, buf.Bytes())
+				}
+				reads[i], errs[i] = buf.Bytes(), err
+			})
+		}
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
 			return err
 		}
-		if status != http.StatusOK {
-			return fmt.Errorf("pgrest answers GET /bench_prepared with %d: %.300s", status, buf.Bytes())
-		}
-		var rows []struct{ Name, Statement string }
-		if err := json.Unmarshal(buf.Bytes(), &rows); err != nil {
-			return fmt.Errorf("GET /bench_prepared: %w", err)
-		}
-		for _, r := range rows {
-			if !strings.HasPrefix(r.Name, "pgrst_") {
-				continue
+		for _, read := range reads {
+			var rows []struct{ Name, Statement string }
+			if err := json.Unmarshal(read, &rows); err != nil {
+				return fmt.Errorf("GET /bench_prepared: %w", err)
 			}
-			seen[r.Statement] = true
-			delete(want, r.Statement)
+			for _, r := range rows {
+				if !strings.HasPrefix(r.Name, "pgrst_") {
+					continue
+				}
+				seen[r.Statement] = true
+				delete(want, r.Statement)
+			}
 		}
 	}
 	if len(want) == 0 {
