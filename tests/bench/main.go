@@ -133,6 +133,15 @@
 // disconnect.go). A bystander's failure, or a pool connection closed or
 // stuck, makes the run exit non-zero.
 //
+// # Schema cache load
+//
+// With -schema-load (the default), the bench builds in a database of its
+// own the large schema of tests/schemacache's load-time test (1,000
+// tables, 1,998 foreign keys, 200 views) and times schema.Load on it as
+// the authenticator: the first load, then the median and best of five
+// more (goal: < 100 ms), with the CPU time per load of this process and of
+// PostgreSQL, which a busy machine inflates less than the wall-clock time.
+//
 // # How to read the ratios
 //
 // pgrest/caddy+raw is the share of the ceiling pgrest reaches: 1.0 would
@@ -184,6 +193,8 @@ type options struct {
 	caddyBinary string
 	// disconnect is the length of the disconnect phase (0: none).
 	disconnect time.Duration
+	// schemaLoad measures the schema cache's load time.
+	schemaLoad bool
 	// cpuProfile is where to write a CPU profile of the whole process
 	// (pgrest, Caddy, the load generator and the baselines).
 	cpuProfile string
@@ -221,6 +232,7 @@ func parseFlags(args []string) (options, error) {
 	fs.IntVar(&opt.rssConc, "rss", 64, "concurrency of the memory measurement of Caddy+pgrest in a process of its own; 0 skips it")
 	fs.StringVar(&opt.caddyBinary, "caddy", "", "a Caddy binary with pgrest (`path`, e.g. bin/caddy of make build) for the memory measurement; default: this program run as Caddy")
 	fs.DurationVar(&opt.disconnect, "disconnect", 2*time.Second, "length of the phase of clients hanging up mid-request; 0 skips it")
+	fs.BoolVar(&opt.schemaLoad, "schema-load", true, "measure the schema cache's load time on 1,000 tables")
 	fs.StringVar(&opt.cpuProfile, "cpuprofile", "", "write a CPU profile of the measured load to `file` (go tool pprof)")
 	if err := fs.Parse(args); err != nil {
 		return opt, err
@@ -283,6 +295,9 @@ func run(ctx context.Context, opt options) error {
 	if opt.disconnect > 0 {
 		estimate += opt.disconnect + 2*disconnectLoad
 	}
+	if opt.schemaLoad {
+		estimate += 15 * time.Second // mostly building the schema
+	}
 	fmt.Printf("pgrest benchmark: pgrest over HTTP vs hand-written pgx, side by side\n")
 	fmt.Printf("go %s  GOMAXPROCS %d  NumCPU %d  %s/%s\n", runtime.Version(), runtime.GOMAXPROCS(0), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH)
 	fmt.Printf("PostgreSQL %s\n", env.pgVersion)
@@ -344,8 +359,16 @@ func run(ctx context.Context, opt options) error {
 		fmt.Println()
 		gone.print()
 	}
+	var load *schemaLoadResult
+	if opt.schemaLoad {
+		if load, err = measureSchemaLoad(ctx, env); err != nil {
+			return fmt.Errorf("schema cache load: %w", err)
+		}
+		fmt.Println()
+		load.print()
+	}
 	fmt.Println()
-	printGoals(rows, mem)
+	printGoals(rows, mem, load)
 	if gone != nil {
 		return gone.failure()
 	}

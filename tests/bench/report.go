@@ -53,7 +53,7 @@ func printCPU(variants []*variant, rows []*cell, dbWhyNot string) {
 }
 
 // printGoals sets the figures against the performance goals.
-func printGoals(rows []*cell, mem *rssResult) {
+func printGoals(rows []*cell, mem *rssResult, load *schemaLoadResult) {
 	fmt.Println("Goals:")
 	var readRatio, goExtra, dbRatio, p99 []string
 	readMet, goMet, dbMet, p99Met := true, true, true, true
@@ -97,6 +97,9 @@ func printGoals(rows []*cell, mem *rssResult) {
 	goal("items_eq PostgreSQL CPU, pgrest/raw", dbRatio, "<= 1.2", dbMet)
 	if mem != nil {
 		goal("RSS of Caddy+pgrest (peak)", []string{fmt.Sprintf("%.1f MB", mem.peakMB())}, "< 80 MB", mem.peakMB() < 80)
+	}
+	if load != nil {
+		goal("schema cache load, 1,000 tables (median)", []string{ms(load.median)}, "< "+ms(schemaLoadGoal), load.median < schemaLoadGoal)
 	}
 }
 
