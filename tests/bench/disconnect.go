@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"os"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -24,16 +25,20 @@ import (
 // It runs after the tables, on the in-process pgrest:
 //
 //  1. items_eq at disconnectConc connections for disconnectLoad: p50 and
-//     p99 before; this also fills pgrest's pool.
+//     p99 before; this also fills pgrest's pool. Its windows take turns
+//     with the raw baseline's, whose latencies show what the busy machine
+//     did meanwhile.
 //  2. The pool's backends (pg_stat_activity, application_name pgrest).
 //  3. For -disconnect, clients hang up: some during a call of
-//     api.bench_sleep (a half-second statement) after 5-50 ms, some
+//     api.bench_sleep (a half-second statement) after 30-150 ms, some
 //     during items_eq after a random 0.1-3 ms (wherever the request is
 //     then: waiting for a connection, in its pipeline, writing the
 //     answer). Bystanders meanwhile send items_eq on other connections
 //     and must all be answered right: a late cancel would cancel one of
 //     their statements instead.
-//  4. Once every cancelled statement has ended, the pool's backends
+//  4. The statements cancelled, counted in the server's log when the
+//     bench started the server. Once every cancelled statement has
+//     ended, the pool's backends
 //     again: none of the earlier ones closed, none left running a
 //     statement or idle in a transaction.
 //  5. items_eq as in 1: p50 and p99 after.
@@ -52,7 +57,10 @@ const (
 	disconnectLoad = 2 * time.Second
 	// Of the disconnectConc clients of the phase: sleepers hang up during
 	// api.bench_sleep, cutters during items_eq, the rest are bystanders.
-	sleepers = 16
+	// Fewer sleepers than -pool's default of 10 connections, so that most
+	// get one at once and hang up while their statement runs rather than
+	// while they wait for a connection.
+	sleepers = 8
 	cutters  = 8
 )
 
@@ -65,8 +73,10 @@ type disconnectResult struct {
 	bystanderErr             error
 	before, after            []int // the pool's backend pids
 	stuck                    int   // backends still active or idle in a transaction
-	p50Before, p99Before     time.Duration
-	p50After, p99After       time.Duration
+	latBefore, latAfter      *latencyPair
+	// cancelled counts the statements the server cancelled at a client's
+	// request during the phase, from its log (-1: not ours to read).
+	cancelled int
 }
 
 func (r *disconnectResult) closed() []int {
@@ -90,14 +100,18 @@ func (r *disconnectResult) opened() []int {
 }
 
 func (r *disconnectResult) print() {
-	fmt.Printf("Clients hanging up mid-request (%s, %d connections): %d hung up during a 0.5 s statement after 5-50 ms, %d during items_eq after 0.1-3 ms (%d more answered first, checked);\n",
+	fmt.Printf("Clients hanging up mid-request (%s, %d connections): %d hung up during a 0.5 s statement after 30-150 ms, %d during items_eq after 0.1-3 ms (%d more answered first, checked);\n",
 		r.phase, disconnectConc, r.sleepHangUps, r.cutHangUps, r.cutAnswered)
+	if r.cancelled >= 0 {
+		fmt.Printf("  PostgreSQL's log: %d statements cancelled while running, at pgrest's request (the other hang-ups came before their statement started)\n", r.cancelled)
+	}
 	fmt.Printf("  meanwhile %d bystander items_eq requests answered right, %d not\n", r.bystanderOK, r.bystanderErrs)
 	fmt.Printf("  pgrest's pool: %d connections before, %d after; %d of them closed, %d opened; %d left running or idle in a transaction\n",
 		len(r.before), len(r.after), len(r.closed()), len(r.opened()), r.stuck)
-	fmt.Printf("  items_eq at %d connections, %s each: before p50 %s p99 %s; after p50 %s p99 %s (p99 after/before %.2f)\n",
-		disconnectConc, disconnectLoad, ms(r.p50Before), ms(r.p99Before), ms(r.p50After), ms(r.p99After),
-		ratioOf(r.p99After, r.p99Before))
+	fmt.Printf("  items_eq at %d connections, %s each, taking turns with the raw baseline:\n", disconnectConc, disconnectLoad)
+	fmt.Printf("    before: %s\n    after:  %s\n", r.latBefore, r.latAfter)
+	fmt.Printf("    pgrest's p99 after/before %.2f (raw's %.2f)\n",
+		ratioOf(r.latAfter.p99, r.latBefore.p99), ratioOf(r.latAfter.rawP99, r.latBefore.rawP99))
 }
 
 // failure is the run's error when a disconnect cost something.
@@ -127,12 +141,14 @@ func measureDisconnects(ctx context.Context, e *env, opt options) (*disconnectRe
 	}
 	res := &disconnectResult{phase: opt.disconnect}
 	var err error
-	if res.p50Before, res.p99Before, err = e.latencies(ctx, eq); err != nil {
+	if res.latBefore, err = e.latencies(ctx, eq); err != nil {
 		return nil, fmt.Errorf("before: %w", err)
 	}
 	if res.before, _, err = e.poolBackends(ctx); err != nil {
 		return nil, err
 	}
+	serverLog := e.cluster.LogFile()
+	cancelledBefore := countInFile(serverLog, cancelledStatement)
 
 	hangUps := *e
 	hangUps.client = &http.Client{Transport: &http.Transport{
@@ -181,7 +197,7 @@ func measureDisconnects(ctx context.Context, e *env, opt options) (*disconnectRe
 			for time.Now().Before(deadline) && ctx.Err() == nil {
 				switch {
 				case i < sleepers:
-					d := time.Duration(5+rand.IntN(46)) * time.Millisecond
+					d := time.Duration(30+rand.IntN(121)) * time.Millisecond
 					if cut, err := hangUp(sleep, d, &buf); err != nil {
 						fail(&bystanderErrs, err)
 					} else if cut {
@@ -226,24 +242,72 @@ func measureDisconnects(ctx context.Context, e *env, opt options) (*disconnectRe
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if res.p50After, res.p99After, err = e.latencies(ctx, eq); err != nil {
+	res.cancelled = -1
+	if serverLog != "" && cancelledBefore >= 0 {
+		res.cancelled = countInFile(serverLog, cancelledStatement) - cancelledBefore
+	}
+	if res.latAfter, err = e.latencies(ctx, eq); err != nil {
 		return nil, fmt.Errorf("after: %w", err)
 	}
 	return res, nil
 }
 
-// latencies runs wl at disconnectConc connections for disconnectLoad and
-// returns pgrest's p50 and p99.
-func (e *env) latencies(ctx context.Context, wl *workload) (p50, p99 time.Duration, err error) {
-	ops := make([]op, disconnectConc)
-	for i := range ops {
-		ops[i] = e.httpOp(wl)
+// cancelledStatement is what PostgreSQL logs for a statement cancelled by
+// a cancel request.
+const cancelledStatement = "canceling statement due to user request"
+
+// countInFile counts the occurrences of s in the file at path; -1 when it
+// cannot be read.
+func countInFile(path, s string) int {
+	if path == "" {
+		return -1
 	}
-	s := measure(ctx, disconnectLoad, ops, true)
-	if s.errs > 0 {
-		return 0, 0, fmt.Errorf("%d failed requests, first: %v", s.errs, s.firstErr)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return -1
 	}
-	return percentile(s.latencies, 50), percentile(s.latencies, 99), ctx.Err()
+	return bytes.Count(b, []byte(s))
+}
+
+// latencies runs wl at disconnectConc connections for disconnectLoad on
+// pgrest, in windows taking turns with as many of the raw baseline, and
+// returns both's latencies: on a busy machine the raw baseline's show
+// what the machine did meanwhile.
+func (e *env) latencies(ctx context.Context, wl *workload) (*latencyPair, error) {
+	pgrest, raw := make([]op, disconnectConc), make([]op, disconnectConc)
+	for i := range pgrest {
+		pgrest[i], raw[i] = e.httpOp(wl), e.rawOp(wl)
+	}
+	const window = 250 * time.Millisecond
+	var ps, rs sample
+	for range max(1, int(disconnectLoad/window)) {
+		ps.add(measure(ctx, window, pgrest, true))
+		rs.add(measure(ctx, window, raw, true))
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if ps.errs+rs.errs > 0 {
+		first := ps.firstErr
+		if first == nil {
+			first = rs.firstErr
+		}
+		return nil, fmt.Errorf("%d failed requests, first: %v", ps.errs+rs.errs, first)
+	}
+	return &latencyPair{
+		p50: percentile(ps.latencies, 50), p99: percentile(ps.latencies, 99),
+		rawP50: percentile(rs.latencies, 50), rawP99: percentile(rs.latencies, 99),
+	}, nil
+}
+
+// latencyPair is pgrest's latency and the raw baseline's, measured in
+// windows taking turns.
+type latencyPair struct {
+	p50, p99, rawP50, rawP99 time.Duration
+}
+
+func (l *latencyPair) String() string {
+	return fmt.Sprintf("pgrest p50 %s p99 %s (raw p50 %s p99 %s)", ms(l.p50), ms(l.p99), ms(l.rawP50), ms(l.rawP99))
 }
 
 // poolBackends lists the backends of pgrest's pool, from
