@@ -126,6 +126,9 @@ func (r *disconnectResult) failure() error {
 	if r.stuck > 0 {
 		errs = append(errs, fmt.Errorf("%d of pgrest's connections still run a statement or sit in a transaction after the disconnects", r.stuck))
 	}
+	if r.cancelled == 0 {
+		errs = append(errs, errors.New("no statement was cancelled while it ran: the phase did not test a hang-up mid-statement"))
+	}
 	if r.sleepHangUps == 0 || r.cutHangUps == 0 {
 		errs = append(errs, errors.New("no client hung up: the phase tested nothing"))
 	}

@@ -274,6 +274,8 @@ func parseFlags(args []string) (options, error) {
 // clients hanging up cost. It returns an error when anything failed,
 // including a single request.
 func run(ctx context.Context, opt options) error {
+	began := time.Now()
+	defer func() { fmt.Printf("\nThe run took %s.\n", time.Since(began).Round(time.Second)) }()
 	env, err := setUp(ctx, opt)
 	if env != nil {
 		defer env.close()
