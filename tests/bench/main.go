@@ -304,7 +304,7 @@ func run(ctx context.Context, opt options) error {
 	fmt.Printf("pgrest benchmark: pgrest over HTTP vs hand-written pgx, side by side\n")
 	fmt.Printf("go %s  GOMAXPROCS %d  NumCPU %d  %s/%s\n", runtime.Version(), runtime.GOMAXPROCS(0), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH)
 	fmt.Printf("PostgreSQL %s\n", env.pgVersion)
-	fmt.Printf("pool %d per variant, %d rows; per variant and cell: warm-up %s, then %s in %d rounds of ~%s windows taking turns; about %s\n\n",
+	fmt.Printf("pool %d per variant, %d rows; per variant and cell: warm-up %s, then %s in %d rounds of ~%s windows taking turns; about %s of load\n\n",
 		opt.pool, opt.rows, opt.warmup, opt.dur, opt.reps, opt.slice, estimate.Round(time.Second))
 
 	if opt.cpuProfile != "" {
@@ -422,6 +422,9 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 			note(i, measure(ctx, opt.warmup, ops[i], v.keepLatency))
 		}
 	}
+	// The warm-ups' garbage is collected now, not on the first window's
+	// time.
+	runtime.GC()
 	perRound := opt.dur / time.Duration(opt.reps)
 	windows := max(1, int((perRound+opt.slice/2)/opt.slice))
 	window := perRound / time.Duration(windows)
@@ -433,9 +436,8 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 		for w := range windows {
 			for k := range variants {
 				i := (rep + w + k) % n
-				// Garbage from the previous window is collected now, not
-				// on the next variant's time.
-				runtime.GC()
+				// Each window ends with a garbage collection of its own
+				// garbage (measureCPU), so the next starts clean.
 				round[i].add(measureCPU(ctx, window, ops[i], variants[i].keepLatency, db))
 				if err := ctx.Err(); err != nil {
 					return nil, fmt.Errorf("interrupted: %w", err)
