@@ -4,7 +4,7 @@
 // process, against one PostgreSQL, in one run; then the memory of
 // Caddy+pgrest alone, and what clients hanging up mid-request cost.
 //
-//	go run ./tests/bench                  # defaults: -c 8,32 -d 5s, about 5 minutes
+//	go run ./tests/bench                  # defaults: -c 8,32 -d 5s, 5 to 7 minutes
 //	go run ./tests/bench -d 2s -c 8       # a quick run
 //	go run ./tests/bench -c 1,8,32        # latency at concurrency 1 too
 //	make bench BENCH_FLAGS='-d 2s -c 1,8'
