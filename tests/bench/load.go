@@ -21,11 +21,18 @@ type variant struct {
 
 // sample is what one or more windows of load measured.
 type sample struct {
-	done      int64 // requests that succeeded within the windows
+	done int64 // requests that succeeded within the windows
+	// served counts every request that succeeded, those that ended after
+	// their window closed too: the work the CPU times paid for.
+	served    int64
 	errs      int64 // requests that failed, whenever they ended
 	firstErr  error
 	window    time.Duration
 	latencies []time.Duration
+	// cpu is this process's CPU time over the windows, their tails and a
+	// garbage collection after each; dbCPU the database server's, when
+	// measured.
+	cpu, dbCPU time.Duration
 }
 
 func (s *sample) rate() float64 {
@@ -38,12 +45,24 @@ func (s *sample) rate() float64 {
 // add accumulates another window.
 func (s *sample) add(o *sample) {
 	s.done += o.done
+	s.served += o.served
 	s.errs += o.errs
 	if s.firstErr == nil {
 		s.firstErr = o.firstErr
 	}
 	s.window += o.window
 	s.latencies = append(s.latencies, o.latencies...)
+	s.cpu += o.cpu
+	s.dbCPU += o.dbCPU
+}
+
+// cpuPerRequest is the CPU time per request served of this process and of
+// the database server.
+func (s *sample) cpuPerRequest() (self, db time.Duration) {
+	if s.served == 0 {
+		return 0, 0
+	}
+	return s.cpu / time.Duration(s.served), s.dbCPU / time.Duration(s.served)
 }
 
 // maxErrsPerWorker stops a worker that only fails, so a broken run ends
@@ -58,6 +77,7 @@ const maxErrsPerWorker = 100
 func measure(ctx context.Context, dur time.Duration, ops []op, keepLatency bool) *sample {
 	type worker struct {
 		done      int64
+		served    int64
 		errs      int64
 		firstErr  error
 		latencies []time.Duration
@@ -89,6 +109,7 @@ func measure(ctx context.Context, dur time.Duration, ops []op, keepLatency bool)
 					}
 					continue
 				}
+				w.served++
 				if t1.After(deadline) {
 					return
 				}
@@ -104,6 +125,7 @@ func measure(ctx context.Context, dur time.Duration, ops []op, keepLatency bool)
 	for i := range workers {
 		w := &workers[i]
 		s.done += w.done
+		s.served += w.served
 		s.errs += w.errs
 		if s.firstErr == nil {
 			s.firstErr = w.firstErr

@@ -1,18 +1,21 @@
 // Command bench measures what pgrest costs on top of the database work a
-// request needs, by running pgrest and two hand-written baselines side by
-// side in one process, against one PostgreSQL, in one run.
+// request needs, by running pgrest, the same transaction behind a bare
+// Caddy route, and two hand-written baselines side by side in one
+// process, against one PostgreSQL, in one run; then the memory of
+// Caddy+pgrest alone, and what clients hanging up mid-request cost.
 //
-//	go run ./tests/bench                  # defaults: -c 1,8,32 -d 5s, about 4 minutes
+//	go run ./tests/bench                  # defaults: -c 8,32 -d 5s, 5 to 7 minutes
 //	go run ./tests/bench -d 2s -c 8       # a quick run
+//	go run ./tests/bench -c 1,8,32        # latency at concurrency 1 too
 //	make bench BENCH_FLAGS='-d 2s -c 1,8'
 //
 // It starts a throwaway PostgreSQL (tests/pgtest; PGREST_TEST_DSN points it
 // at a running server instead), loads api.items with -rows rows,
-// api.item_reviews with five reviews of each item, an empty api.item_log
-// and the function api.item_price, and serves pgrest
-// in-process from a Caddyfile adapted and loaded by Caddy itself, exactly
-// as a user would configure it. Every request carries an HS256 token for
-// the role webuser.
+// api.item_reviews with five reviews of each item, an empty api.item_log,
+// the function api.item_price and, for the disconnect phase,
+// api.bench_sleep, and serves pgrest in-process from a Caddyfile adapted
+// and loaded by Caddy itself, exactly as a user would configure it. Every
+// request to pgrest carries an HS256 token for the role webuser.
 //
 // # Workloads
 //
@@ -45,6 +48,17 @@
 //     Caddy + pgrest: JWT verification (cached), request parsing, the
 //     schema cache, SQL generation, one pipelined transaction (and, for a
 //     write, the COMMIT round trip), the response.
+//   - caddy+raw: the ceiling the throughput goal is set against, the
+//     pipelined loop with Caddy's bare routing cost added, measured
+//     directly: the same HTTP client sends the same request to a second
+//     site of the same Caddy config as pgrest's (one site address, one
+//     handler, the same global options), whose handler, a Caddy module
+//     registered by this program (caddyraw.go), finds the workload by
+//     the request target, reads the body, runs the raw baseline's
+//     transaction on a pool of its own and writes the body with pgrest's
+//     status. No token, no parsing, no planning, no settings JSON, no
+//     response headers beyond Content-Type: what pgrest does beyond that
+//     is what pgrest/caddy+raw measures.
 //   - raw: the same transaction written by hand with pgconn, in pgrest's
 //     round trips: for reads one pipelined round trip of BEGIN READ ONLY,
 //     the settings statement, the main statement and COMMIT; for writes a
@@ -66,27 +80,86 @@
 //
 // For each workload and concurrency (-c), every variant first warms up
 // (-warmup), then gets -d of measured load over -reps rounds. Within a
-// round the three take turns in windows of about -slice (pgrest, raw,
-// naive; raw, naive, pgrest; ...), so noise on this shared machine lands on
-// all three alike. Each worker runs a closed loop (next request when the
-// last is answered); a request counts when it succeeded inside its window.
-// Throughput columns are the median over the rounds; the ratio columns are
-// the median of the per-round ratios, with their range in brackets; the
-// latencies are pgrest's over all rounds, measured at the client.
+// round the variants take turns in windows of about -slice (pgrest,
+// caddy+raw, raw, naive; caddy+raw, raw, naive, pgrest; ...), so noise on
+// this shared machine lands on all of them alike. Each worker runs a
+// closed loop (next request when the last is answered); a request counts
+// when it succeeded inside its window. Throughput columns are the median
+// over the rounds; the ratio columns are the median of the per-round
+// ratios, with their range in brackets; the latencies are pgrest's over
+// all rounds, measured at the client.
+//
+// # CPU time per request
+//
+// Each window is also timed in CPU: this process's (getrusage, all
+// threads) from the window's start to the end of a garbage collection run
+// after it, so each variant's garbage is collected on its own account; and
+// PostgreSQL's, the sum over the postmaster and all its child processes
+// (the backends of every pool, and the background processes, the WAL
+// writer among them) of /proc/<pid>/schedstat's run time, read just
+// outside that interval. Over all rounds, divided by the requests served
+// in the windows (their tails included), that gives microseconds per
+// request on each side. The server's CPU is only read when the bench
+// started it: with PGREST_TEST_DSN the column is left out, and the bench
+// says why.
+//
+//   - process pgrest-caddy+raw is what pgrest's Go side costs per request
+//     beyond Caddy's routing and a pipelined pgx client: the HTTP client's
+//     share is in both and cancels out (goal for items_eq: < 15 µs).
+//   - PostgreSQL pgrest/raw is what pgrest's transaction costs the server
+//     over the same SQL sent by the tight pgx loop (goal: <= 1.2); the
+//     server's cost per request also grows when requests come more
+//     slowly (each one wakes a backend), so pgrest/caddy+raw is shown
+//     beside it, at a comparable pace.
+//
+// # Memory
+//
+// With -rss N (default 64), the bench starts itself again as Caddy (as
+// tests/nodes does; -caddy runs another binary, such as bin/caddy of
+// make build) in a process of its own, loads into it the Caddyfile of the
+// in-process pgrest, sends it 2 s of items_eq then 2 s of items_page at N
+// connections, every answer checked, and reports its VmRSS before and
+// after the load and its peak VmHWM (goal: < 80 MB). db_pool is -pool, as
+// in the tables.
+//
+// # Clients hanging up
+//
+// With -disconnect D (default 2s), clients hang up mid-request for D
+// while bystanders are served, and the bench checks that this costs
+// nothing: pgrest's pool keeps every connection (none closed, none
+// left busy; the ones opened are shown), every bystander gets the right
+// answer, and
+// p50/p99 of items_eq at 32 connections are shown before and after,
+// beside the raw baseline's measured in turns with them (see
+// disconnect.go). A bystander's failure, or a pool connection closed or
+// stuck, makes the run exit non-zero.
+//
+// # Schema cache load
+//
+// With -schema-load (the default), the bench builds in a database of its
+// own the large schema of tests/schemacache's load-time test (1,000
+// tables, 1,998 foreign keys, 200 views) and times schema.Load on it as
+// the authenticator: the first load, then the median and best of five
+// more (goal: < 100 ms), with the CPU time per load of this process and of
+// PostgreSQL, which a busy machine inflates less than the wall-clock time.
 //
 // # How to read the ratios
 //
-// pgrest/raw is the share of the hand-written ceiling pgrest reaches: 1.0
-// would mean HTTP, Caddy and pgrest cost nothing. The load generator, Caddy,
+// pgrest/caddy+raw is the share of the ceiling pgrest reaches: 1.0 would
+// mean pgrest's own work costs nothing beyond routing a request through
+// Caddy to a pipelined transaction (goal for items_eq: >= 0.9).
+// pgrest/raw is the share of the hand-written loop without HTTP: 1.0 would
+// mean HTTP, Caddy and pgrest cost nothing. The load generator, Caddy,
 // pgrest, the baselines and PostgreSQL all share this machine's cores, so
-// the HTTP client's own work counts against pgrest too. At concurrency 1
-// the gap is the latency HTTP, Caddy and pgrest add to each request; once
-// the cores are saturated it is the CPU they spend per request (HTTP on
-// both ends, routing, the token, the settings JSON). -cpuprofile shows
-// where that goes.
-// pgrest/naive above 1 means pgrest, HTTP included, beats a service that
-// takes one round trip per statement: what pipelining buys. Compare ratios
-// across commits and machines, not absolute req/s.
+// the HTTP client's own work counts against pgrest and caddy+raw alike.
+// At concurrency 1 the gap is the latency HTTP, Caddy and pgrest add to
+// each request; once the cores are saturated it is the CPU they spend per
+// request (HTTP on both ends, routing, the token, the settings JSON).
+// -cpuprofile shows where that goes. pgrest/naive above 1 means pgrest,
+// HTTP included, beats a service that takes one round trip per
+// statement: what pipelining buys. The last lines set the figures
+// against the goals. Compare ratios across commits and machines, not
+// absolute req/s.
 package main
 
 import (
@@ -114,12 +187,25 @@ type options struct {
 	reps   int
 	pool   int
 	rows   int
+	// rssConc is the concurrency of the memory measurement (0: none).
+	rssConc int
+	// caddyBinary, when set, is the Caddy that the memory measurement
+	// runs instead of this program.
+	caddyBinary string
+	// disconnect is the length of the disconnect phase (0: none).
+	disconnect time.Duration
+	// schemaLoad measures the schema cache's load time.
+	schemaLoad bool
 	// cpuProfile is where to write a CPU profile of the whole process
 	// (pgrest, Caddy, the load generator and the baselines).
 	cpuProfile string
 }
 
 func main() {
+	if os.Getenv(runAsCaddy) == "1" {
+		runCaddy()
+		return
+	}
 	opt, err := parseFlags(os.Args[1:])
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
@@ -137,13 +223,17 @@ func main() {
 func parseFlags(args []string) (options, error) {
 	var opt options
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	conc := fs.String("c", "1,8,32", "concurrencies, comma-separated")
+	conc := fs.String("c", "8,32", "concurrencies, comma-separated")
 	fs.DurationVar(&opt.dur, "d", 5*time.Second, "measured time per variant at each workload and concurrency, over -reps rounds")
 	fs.DurationVar(&opt.slice, "slice", 250*time.Millisecond, "length of the windows in which the variants take turns")
 	fs.DurationVar(&opt.warmup, "warmup", 500*time.Millisecond, "warm-up per variant before each workload and concurrency")
 	fs.IntVar(&opt.reps, "reps", 3, "rounds per measurement; the median is reported")
-	fs.IntVar(&opt.pool, "pool", 10, "connections in each pool (pgrest's db_pool and both baselines)")
+	fs.IntVar(&opt.pool, "pool", 10, "connections in each pool (pgrest's db_pool and the baselines')")
 	fs.IntVar(&opt.rows, "rows", 10000, "rows in api.items")
+	fs.IntVar(&opt.rssConc, "rss", 64, "concurrency of the memory measurement of Caddy+pgrest in a process of its own; 0 skips it")
+	fs.StringVar(&opt.caddyBinary, "caddy", "", "a Caddy binary with pgrest (`path`, e.g. bin/caddy of make build) for the memory measurement; default: this program run as Caddy")
+	fs.DurationVar(&opt.disconnect, "disconnect", 2*time.Second, "length of the phase of clients hanging up mid-request; 0 skips it")
+	fs.BoolVar(&opt.schemaLoad, "schema-load", true, "measure the schema cache's load time on 1,000 tables")
 	fs.StringVar(&opt.cpuProfile, "cpuprofile", "", "write a CPU profile of the measured load to `file` (go tool pprof)")
 	if err := fs.Parse(args); err != nil {
 		return opt, err
@@ -171,14 +261,21 @@ func parseFlags(args []string) (options, error) {
 		return opt, errors.New("-pool: at least 1")
 	case opt.rows < 100:
 		return opt, errors.New("-rows: at least 100 (the workloads read ids up to 42)")
+	case opt.rssConc < 0:
+		return opt, errors.New("-rss: cannot be negative")
+	case opt.disconnect < 0:
+		return opt, errors.New("-disconnect: cannot be negative")
 	}
 	return opt, nil
 }
 
-// run sets everything up, measures every workload at every concurrency and
-// prints the table. It returns an error when anything failed, including a
-// single request.
+// run sets everything up, measures every workload at every concurrency,
+// prints the tables, then measures the memory of Caddy+pgrest and what
+// clients hanging up cost. It returns an error when anything failed,
+// including a single request.
 func run(ctx context.Context, opt options) error {
+	began := time.Now()
+	defer func() { fmt.Printf("\nThe run took %s.\n", time.Since(began).Round(time.Second)) }()
 	env, err := setUp(ctx, opt)
 	if env != nil {
 		defer env.close()
@@ -187,19 +284,29 @@ func run(ctx context.Context, opt options) error {
 		return err
 	}
 
-	cells := len(env.workloads) * len(opt.conc)
-	estimate := time.Duration(cells) * 3 * (opt.dur + opt.warmup)
-	fmt.Printf("pgrest benchmark: pgrest over HTTP vs hand-written pgx, side by side\n")
-	fmt.Printf("go %s  GOMAXPROCS %d  NumCPU %d  %s/%s\n", runtime.Version(), runtime.GOMAXPROCS(0), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH)
-	fmt.Printf("PostgreSQL %s\n", env.pgVersion)
-	fmt.Printf("pool %d per variant, %d rows; per variant and cell: warm-up %s, then %s in %d rounds of ~%s windows taking turns; about %s\n\n",
-		opt.pool, opt.rows, opt.warmup, opt.dur, opt.reps, opt.slice, estimate.Round(time.Second))
-
 	variants := []*variant{
 		{name: "pgrest", newOp: env.httpOp, keepLatency: true},
+		{name: "caddy+raw", newOp: env.caddyRawOp},
 		{name: "raw", newOp: env.rawOp},
 		{name: "naive", newOp: env.naiveOp},
 	}
+	cells := len(env.workloads) * len(opt.conc)
+	estimate := time.Duration(cells*len(variants)) * (opt.dur + opt.warmup)
+	if opt.rssConc > 0 {
+		estimate += rssEstimate
+	}
+	if opt.disconnect > 0 {
+		estimate += opt.disconnect + 4*disconnectLoad
+	}
+	if opt.schemaLoad {
+		estimate += 15 * time.Second // mostly building the schema
+	}
+	fmt.Printf("pgrest benchmark: pgrest over HTTP vs hand-written pgx, side by side\n")
+	fmt.Printf("go %s  GOMAXPROCS %d  NumCPU %d  %s/%s\n", runtime.Version(), runtime.GOMAXPROCS(0), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH)
+	fmt.Printf("PostgreSQL %s\n", env.pgVersion)
+	fmt.Printf("pool %d per variant, %d rows; per variant and cell: warm-up %s, then %s in %d rounds of ~%s windows taking turns; about %s of load\n\n",
+		opt.pool, opt.rows, opt.warmup, opt.dur, opt.reps, opt.slice, estimate.Round(time.Second))
+
 	if opt.cpuProfile != "" {
 		f, err := os.Create(opt.cpuProfile)
 		if err != nil {
@@ -211,15 +318,17 @@ func run(ctx context.Context, opt options) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	printHeader()
-	var failed []string
+	printHeader(variants)
+	var rows []*cell
 	for _, wl := range env.workloads {
 		for _, c := range opt.conc {
-			row, err := measureCell(ctx, opt, wl, c, variants)
+			row, err := measureCell(ctx, opt, wl, c, variants, env.db)
 			if err != nil {
 				return err
 			}
 			printRow(row)
+			rows = append(rows, row)
+			var failed []string
 			for i, v := range variants {
 				if row.errs[i] > 0 {
 					failed = append(failed, fmt.Sprintf("%s c=%d %s: %d failed requests, first: %v",
@@ -232,21 +341,57 @@ func run(ctx context.Context, opt options) error {
 		}
 	}
 	fmt.Println()
-	fmt.Println("req/s: median over the rounds. ratios: median of the per-round ratios [min-max].")
+	fmt.Println("pgrest..naive: req/s, median over the rounds. ratios: median of the per-round ratios [min-max].")
 	fmt.Println("p50/p99: pgrest's latency over all its rounds, at the client. No request failed.")
+	fmt.Println()
+	printCPU(variants, rows, env.dbWhyNot)
+
+	var mem *rssResult
+	if opt.rssConc > 0 {
+		if mem, err = measureRSS(ctx, env, opt); err != nil {
+			return fmt.Errorf("memory of Caddy+pgrest: %w", err)
+		}
+		fmt.Println()
+		mem.print()
+	}
+	var gone *disconnectResult
+	if opt.disconnect > 0 {
+		if gone, err = measureDisconnects(ctx, env, opt); err != nil {
+			return fmt.Errorf("disconnects: %w", err)
+		}
+		fmt.Println()
+		gone.print()
+	}
+	var load *schemaLoadResult
+	if opt.schemaLoad {
+		if load, err = measureSchemaLoad(ctx, env); err != nil {
+			return fmt.Errorf("schema cache load: %w", err)
+		}
+		fmt.Println()
+		load.print()
+	}
+	fmt.Println()
+	printGoals(rows, mem, load)
+	if gone != nil {
+		return gone.failure()
+	}
 	return nil
 }
 
-// cell is one workload at one concurrency: the medians of every variant.
+// cell is one workload at one concurrency: the medians of every variant,
+// indexed as the variants are (pgrest first).
 type cell struct {
 	workload string
 	conc     int
-	rate     [3]float64 // pgrest, raw, naive
-	vsRaw    ratio
-	vsNaive  ratio
+	rate     []float64
+	// vs[i] is pgrest's throughput over variant i's (vs[0] unused).
+	vs       []ratio
 	p50, p99 time.Duration
-	errs     [3]int64
-	firstErr [3]error
+	errs     []int64
+	firstErr []error
+	// cpu and dbCPU are the CPU time per request of this process and of
+	// the database server, over all rounds.
+	cpu, dbCPU []time.Duration
 }
 
 type ratio struct{ median, min, max float64 }
@@ -254,10 +399,12 @@ type ratio struct{ median, min, max float64 }
 // measureCell warms each variant up, then runs opt.reps rounds. In a
 // round each variant gets opt.dur/opt.reps of load, cut into windows of
 // about opt.slice that take turns, the order rotating, so that noise on the
-// machine lands on all three alike.
-func measureCell(ctx context.Context, opt options, wl *workload, conc int, variants []*variant) (*cell, error) {
-	row := &cell{workload: wl.name, conc: conc}
-	ops := make([][]op, len(variants))
+// machine lands on all variants alike.
+func measureCell(ctx context.Context, opt options, wl *workload, conc int, variants []*variant, db *serverCPU) (*cell, error) {
+	n := len(variants)
+	row := &cell{workload: wl.name, conc: conc, rate: make([]float64, n), vs: make([]ratio, n),
+		errs: make([]int64, n), firstErr: make([]error, n), cpu: make([]time.Duration, n), dbCPU: make([]time.Duration, n)}
+	ops := make([][]op, n)
 	for i, v := range variants {
 		ops[i] = make([]op, conc)
 		for w := range ops[i] {
@@ -275,20 +422,23 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 			note(i, measure(ctx, opt.warmup, ops[i], v.keepLatency))
 		}
 	}
+	// The warm-ups' garbage is collected now, not on the first window's
+	// time.
+	runtime.GC()
 	perRound := opt.dur / time.Duration(opt.reps)
 	windows := max(1, int((perRound+opt.slice/2)/opt.slice))
 	window := perRound / time.Duration(windows)
-	rates := make([][]float64, len(variants))
+	rates := make([][]float64, n)
+	total := make([]sample, n)
 	var latencies []time.Duration
 	for rep := range opt.reps {
-		round := make([]sample, len(variants))
-		for n := range windows {
+		round := make([]sample, n)
+		for w := range windows {
 			for k := range variants {
-				i := (rep + n + k) % len(variants)
-				// Garbage from the previous window is collected now, not
-				// on the next variant's time.
-				runtime.GC()
-				round[i].add(measure(ctx, window, ops[i], variants[i].keepLatency))
+				i := (rep + w + k) % n
+				// Each window ends with a garbage collection of its own
+				// garbage (measureCPU), so the next starts clean.
+				round[i].add(measureCPU(ctx, window, ops[i], variants[i].keepLatency, db))
 				if err := ctx.Err(); err != nil {
 					return nil, fmt.Errorf("interrupted: %w", err)
 				}
@@ -298,13 +448,17 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 			note(i, &round[i])
 			rates[i] = append(rates[i], round[i].rate())
 			latencies = append(latencies, round[i].latencies...)
+			round[i].latencies = nil
+			total[i].add(&round[i])
 		}
 	}
 	for i := range variants {
 		row.rate[i] = median(rates[i])
+		row.cpu[i], row.dbCPU[i] = total[i].cpuPerRequest()
+		if i > 0 {
+			row.vs[i] = ratios(rates[0], rates[i])
+		}
 	}
-	row.vsRaw = ratios(rates[0], rates[1])
-	row.vsNaive = ratios(rates[0], rates[2])
 	row.p50 = percentile(latencies, 50)
 	row.p99 = percentile(latencies, 99)
 	return row, nil
@@ -345,17 +499,31 @@ func percentile(ds []time.Duration, p int) time.Duration {
 	return s[max(rank, 1)-1]
 }
 
-const rowFormat = "%-11s %5s %13s %10s %12s  %-17s %-17s %10s %10s\n"
-
-func printHeader() {
-	fmt.Printf(rowFormat, "workload", "conc", "pgrest req/s", "raw req/s", "naive req/s",
-		"pgrest/raw", "pgrest/naive", "pgrest p50", "pgrest p99")
+// printHeader heads the throughput table: the workload and the
+// concurrency, each variant's req/s, pgrest's ratio to each other
+// variant, pgrest's latency.
+func printHeader(variants []*variant) {
+	cols := []string{fmt.Sprintf("%-11s %4s", "workload", "conc")}
+	for _, v := range variants {
+		cols = append(cols, fmt.Sprintf("%10s", v.name))
+	}
+	for _, v := range variants[1:] {
+		cols = append(cols, fmt.Sprintf("%-17s", "pgrest/"+v.name))
+	}
+	cols = append(cols, fmt.Sprintf("%8s %8s", "p50", "p99"))
+	fmt.Println(strings.Join(cols, " "))
 }
 
 func printRow(r *cell) {
-	fmt.Printf(rowFormat, r.workload, strconv.Itoa(r.conc),
-		fmt.Sprintf("%.0f", r.rate[0]), fmt.Sprintf("%.0f", r.rate[1]), fmt.Sprintf("%.0f", r.rate[2]),
-		r.vsRaw.String(), r.vsNaive.String(), ms(r.p50), ms(r.p99))
+	cols := []string{fmt.Sprintf("%-11s %4d", r.workload, r.conc)}
+	for _, rate := range r.rate {
+		cols = append(cols, fmt.Sprintf("%10.0f", rate))
+	}
+	for _, v := range r.vs[1:] {
+		cols = append(cols, fmt.Sprintf("%-17s", v.String()))
+	}
+	cols = append(cols, fmt.Sprintf("%8s %8s", ms(r.p50), ms(r.p99)))
+	fmt.Println(strings.Join(cols, " "))
 }
 
 func (r ratio) String() string {

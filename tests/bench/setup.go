@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -117,8 +118,10 @@ select json_build_object(
 	'search_path', current_setting('search_path'))
 $f$;
 
+-- The sleep makes concurrent reads overlap, so that each holds a
+-- connection of its own (verifyStatements).
 create view api.bench_prepared as
-select name, statement from pg_catalog.pg_prepared_statements;
+select name, statement from pg_catalog.pg_prepared_statements, pg_catalog.pg_sleep(0.01);
 
 grant select on api.items, api.item_reviews, api.bench_prepared to web_anon, webuser;
 -- pgrest's INSERT ends in RETURNING even for return=minimal (the
@@ -412,6 +415,17 @@ type env struct {
 	naivePool *pgxpool.Pool
 	client    *http.Client
 	baseURL   string
+	// caddyRawURL is the caddy+raw site, served by the same Caddy as
+	// pgrest; caddyRawPool its pool (caddyraw.go).
+	caddyRawURL  string
+	caddyRawPool *pgxpool.Pool
+	// superDSN and authDSN connect to the bench database as a superuser
+	// and as the authenticator.
+	superDSN, authDSN string
+	// db reads the server's CPU time; nil, with dbWhyNot saying why, when
+	// it cannot.
+	db        *serverCPU
+	dbWhyNot  string
 	authz     string
 	pgVersion string
 	workloads []*workload
@@ -424,6 +438,9 @@ func (e *env) close() {
 	}
 	if e.naivePool != nil {
 		e.naivePool.Close()
+	}
+	if e.caddyRawPool != nil {
+		e.caddyRawPool.Close()
 	}
 	if e.client != nil {
 		e.client.CloseIdleConnections()
@@ -449,7 +466,8 @@ func setUp(ctx context.Context, opt options) (*env, error) {
 
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
 	defer cancel()
-	db, err := pgresttest.SetUp(ctx, "pgrest_bench", pgresttest.SQL("the fixture", fmt.Sprintf(fixtureSQL, opt.rows, opt.rows)))
+	db, err := pgresttest.SetUp(ctx, "pgrest_bench", pgresttest.SQL("the fixture", fmt.Sprintf(fixtureSQL, opt.rows, opt.rows)),
+		pgresttest.SQL("the disconnect fixture", disconnectSQL))
 	if err != nil {
 		return e, err
 	}
@@ -458,6 +476,8 @@ func setUp(ctx context.Context, opt options) (*env, error) {
 		return e, err
 	}
 	authDSN := db.DSNFor("authenticator", authenticatorPassword)
+	e.superDSN, e.authDSN = db.SuperDSN, authDSN
+	e.db, e.dbWhyNot = findServerCPU(ctx, db.SuperDSN)
 	if err := planWorkloads(ctx, authDSN, e.workloads); err != nil {
 		return e, err
 	}
@@ -471,7 +491,7 @@ func setUp(ctx context.Context, opt options) (*env, error) {
 	}
 	e.client = &http.Client{Transport: &http.Transport{
 		Proxy:               nil,
-		MaxIdleConns:        2 * maxConc,
+		MaxIdleConns:        4 * maxConc, // pgrest's site and caddy+raw's
 		MaxIdleConnsPerHost: 2 * maxConc,
 		IdleConnTimeout:     5 * time.Minute,
 		DisableCompression:  true, // no Accept-Encoding: the body is read as sent
@@ -497,11 +517,15 @@ func setUp(ctx context.Context, opt options) (*env, error) {
 	if e.naivePool, err = newNaivePool(ctx, authDSN, opt.pool); err != nil {
 		return e, err
 	}
+	if e.caddyRawPool, err = newRawPool(ctx, authDSN, opt.pool, e.workloads); err != nil {
+		return e, err
+	}
+	serveCaddyRaw(e.caddyRawPool, e.workloads)
 	for _, wl := range e.workloads {
 		for _, v := range []struct {
 			name string
 			op   op
-		}{{"raw", e.rawOp(wl)}, {"naive", e.naiveOp(wl)}} {
+		}{{"raw", e.rawOp(wl)}, {"naive", e.naiveOp(wl)}, {"caddy+raw", e.caddyRawOp(wl)}} {
 			if err := v.op(ctx); err != nil {
 				return e, fmt.Errorf("%s baseline on %s does not answer as pgrest does: %w", v.name, wl.name, err)
 			}
@@ -523,23 +547,35 @@ func serverVersion(ctx context.Context, dsn string) (string, error) {
 
 // startPgrest loads a Caddy config adapted from a Caddyfile, as a user
 // would write it, serving pgrest on a free loopback port.
+// The same config serves the caddy+raw site (caddyraw.go).
 func (e *env) startPgrest(authDSN string, pool int) error {
-	s, warnings, err := pgresttest.Serve(map[string]string{
-		"db_uri":       pgresttest.Quote(authDSN),
-		"db_schemas":   schemaName,
-		"db_anon_role": "web_anon",
-		"jwt_secret":   jwtSecret,
-		"db_pool":      strconv.Itoa(pool),
-	}, pgresttest.Options{LogLevel: "ERROR"})
+	rawPort, err := pgresttest.FreePort()
 	if err != nil {
 		return err
 	}
+	s, warnings, err := pgresttest.Serve(pgrestDirectives(authDSN, pool),
+		pgresttest.Options{LogLevel: "ERROR", Sites: caddyRawSite(rawPort)})
+	if err != nil {
+		return err
+	}
+	e.caddyRawURL = fmt.Sprintf("http://127.0.0.1:%d", rawPort)
 	e.caddyUp = true
 	if len(warnings) > 0 {
 		return fmt.Errorf("adapting the Caddyfile: warning: %s", warnings[0])
 	}
 	e.baseURL = s.URL
 	return nil
+}
+
+// pgrestDirectives are the pgrest subdirectives of the bench's Caddyfile.
+func pgrestDirectives(authDSN string, pool int) map[string]string {
+	return map[string]string{
+		"db_uri":       pgresttest.Quote(authDSN),
+		"db_schemas":   schemaName,
+		"db_anon_role": "web_anon",
+		"jwt_secret":   jwtSecret,
+		"db_pool":      strconv.Itoa(pool),
+	}
 }
 
 // newRequest is the request a pgrest op sends for wl, to target: the
@@ -733,10 +769,12 @@ func (wl *workload) checkShape(body []byte) error {
 // reads it. So GET /bench_prepared, served by pgrest on one of its pool
 // connections, lists exactly what pgrest sent on that connection. learn
 // has just sent every workload once, one request at a time; the few
-// connections that served them are idle in pgrest's pool, and reading the
-// view again hands them out in turn, so a few tries see every statement
-// pgrest prepared. A text rebuilt here that differs from pgrest's is never
-// among them, and the run stops.
+// connections that served them are idle in pgrest's pool. Which idle
+// connection a request gets is the pool's choice, so each try reads the
+// view with verifyReaders requests at once (the view sleeps 10 ms so they
+// overlap), each on a connection of its own: a few tries see every
+// statement pgrest prepared. A text rebuilt here that differs from
+// pgrest's is never among them, and the run stops.
 //
 // The alternatives: pg_stat_statements needs shared_preload_libraries (a
 // restart of the throwaway server, and a server named by PGREST_TEST_DSN
@@ -748,31 +786,43 @@ func (wl *workload) checkShape(body []byte) error {
 // statements' are the request's own data (the filter values, the body),
 // and every baseline's answer is checked byte for byte against pgrest's.
 func (e *env) verifyStatements(ctx context.Context) error {
+	const verifyReaders = 16
 	want := map[string]string{settingsSQL: "the settings statement"}
 	for _, wl := range e.workloads {
 		want[wl.mainSQL] = wl.name
 	}
 	seen := map[string]bool{}
-	var buf bytes.Buffer
-	const tries = 200
+	const tries = 20
 	for try := 0; try < tries && len(want) > 0; try++ {
-		status, err := e.get(ctx, "/bench_prepared", &buf)
-		if err != nil {
+		var wg sync.WaitGroup
+		reads := make([][]byte, verifyReaders)
+		errs := make([]error, verifyReaders)
+		for i := range verifyReaders {
+			wg.Go(func() {
+				var buf bytes.Buffer
+				status, err := e.get(ctx, "/bench_prepared", &buf)
+				if err == nil && status != http.StatusOK {
+					err = fmt.Errorf("pgrest answers GET /bench_prepared with %d: %.300s", status, buf.Bytes())
+				}
+				reads[i], errs[i] = buf.Bytes(), err
+			})
+		}
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
 			return err
 		}
-		if status != http.StatusOK {
-			return fmt.Errorf("pgrest answers GET /bench_prepared with %d: %.300s", status, buf.Bytes())
-		}
-		var rows []struct{ Name, Statement string }
-		if err := json.Unmarshal(buf.Bytes(), &rows); err != nil {
-			return fmt.Errorf("GET /bench_prepared: %w", err)
-		}
-		for _, r := range rows {
-			if !strings.HasPrefix(r.Name, "pgrst_") {
-				continue
+		for _, read := range reads {
+			var rows []struct{ Name, Statement string }
+			if err := json.Unmarshal(read, &rows); err != nil {
+				return fmt.Errorf("GET /bench_prepared: %w", err)
 			}
-			seen[r.Statement] = true
-			delete(want, r.Statement)
+			for _, r := range rows {
+				if !strings.HasPrefix(r.Name, "pgrst_") {
+					continue
+				}
+				seen[r.Statement] = true
+				delete(want, r.Statement)
+			}
 		}
 	}
 	if len(want) == 0 {

@@ -54,6 +54,10 @@ type Options struct {
 	// under, the prefix stripped (handle_path <Mount>/*), as Supabase lays
 	// it out. The server's URL stays the site's.
 	Mount string
+	// Sites, when set, is Caddyfile text appended after pgrest's site:
+	// more site blocks served by the same Caddy (tests/bench serves its
+	// baseline handler there, beside pgrest).
+	Sites string
 }
 
 // Directives returns a copy of base with lines applied: a line "name
@@ -108,7 +112,13 @@ func caddyfile(port int, dirs map[string]string, opts Options) string {
 		handler = fmt.Sprintf("\thandle_path %s/* {\n\t%s\n\t}\n", opts.Mount, nested)
 	}
 	return fmt.Sprintf("{\n\tadmin off\n\tauto_https off\n\tpersist_config off\n%s}\n"+
-		"http://127.0.0.1:%d {\n%s%s}\n", global.String(), port, site.String(), handler)
+		"http://127.0.0.1:%d {\n%s%s}\n%s", global.String(), port, site.String(), handler, opts.Sites)
+}
+
+// Caddyfile is the Caddyfile Serve would load for dirs on port, for a
+// program that runs Caddy in a process of its own (caddy run --config).
+func Caddyfile(port int, dirs map[string]string, opts Options) string {
+	return caddyfile(port, dirs, opts)
 }
 
 // Quote makes v one Caddyfile token: backquoted when it holds spaces,

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"sync"
+	"sync/atomic"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/caddyconfig/httpcaddyfile"
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// The caddy+raw variant is the ceiling the throughput goal is set
+// against: the raw baseline's pipelined transaction with Caddy's bare
+// routing cost added, measured directly rather than added up. Its requests
+// go from the same HTTP client to a second site of the same Caddy config
+// as pgrest's (same shape: one site address, one handler, no matcher),
+// whose handler is rawHandler below: it looks the workload up by the
+// request target, reads the request body, runs rawRead or rawWrite on a
+// pool of its own and writes the body pgrest answers with. What pgrest does
+// beyond that (the token, parsing, the schema cache, SQL generation, the
+// settings JSON, headers) is what pgrest/caddy+raw measures.
+
+// caddyRawDirective is the handler's Caddyfile directive and module name.
+const caddyRawDirective = "pgrest_bench_raw"
+
+func init() {
+	caddy.RegisterModule(rawHandler{})
+	httpcaddyfile.RegisterHandlerDirective(caddyRawDirective, parseRawHandler)
+	// Where pgrest's directive is ordered, so the two sites are alike.
+	httpcaddyfile.RegisterDirectiveOrder(caddyRawDirective, httpcaddyfile.Before, "reverse_proxy")
+}
+
+// caddyRawSite is the site block serving the handler on port, appended to
+// pgrest's Caddyfile.
+func caddyRawSite(port int) string {
+	return fmt.Sprintf("http://127.0.0.1:%d {\n\t%s\n}\n", port, caddyRawDirective)
+}
+
+// rawBackend is what the handler serves with, set once the bench has
+// learnt the workloads and opened the pool.
+type rawBackend struct {
+	pool     *pgxpool.Pool
+	byTarget map[string]*workload // by method and request target
+}
+
+var caddyRawBackend atomic.Pointer[rawBackend]
+
+func serveCaddyRaw(pool *pgxpool.Pool, workloads []*workload) {
+	b := &rawBackend{pool: pool, byTarget: map[string]*workload{}}
+	for _, wl := range workloads {
+		b.byTarget[wl.method+" "+wl.target] = wl
+	}
+	caddyRawBackend.Store(b)
+}
+
+// rawHandler is the http.handlers.pgrest_bench_raw module.
+type rawHandler struct{}
+
+func (rawHandler) CaddyModule() caddy.ModuleInfo {
+	return caddy.ModuleInfo{
+		ID:  "http.handlers." + caddyRawDirective,
+		New: func() caddy.Module { return new(rawHandler) },
+	}
+}
+
+func parseRawHandler(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error) {
+	h.Next()
+	if h.NextArg() || h.NextBlock(0) {
+		return nil, h.ArgErr()
+	}
+	return new(rawHandler), nil
+}
+
+// rawBuffers are the handler's request and response buffers.
+var rawBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// ServeHTTP answers a workload's request with the raw baseline's
+// transaction. Anything unexpected is an error status, which the client's
+// check counts as a failure.
+func (rawHandler) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.Handler) error {
+	b := caddyRawBackend.Load()
+	if b == nil {
+		return caddyhttp.Error(http.StatusServiceUnavailable, fmt.Errorf("the caddy+raw pool is not open yet"))
+	}
+	wl := b.byTarget[r.Method+" "+r.RequestURI]
+	if wl == nil {
+		return caddyhttp.Error(http.StatusNotFound, fmt.Errorf("no workload %s %s", r.Method, r.RequestURI))
+	}
+	buf := rawBuffers.Get().(*bytes.Buffer)
+	defer rawBuffers.Put(buf)
+	buf.Reset()
+	if _, err := buf.ReadFrom(r.Body); err != nil {
+		return caddyhttp.Error(http.StatusBadRequest, err)
+	}
+	if !bytes.Equal(buf.Bytes(), wl.reqBody) {
+		return caddyhttp.Error(http.StatusBadRequest, fmt.Errorf("%s: unexpected request body %.100q", wl.name, buf.Bytes()))
+	}
+	body, err := runRaw(r.Context(), b.pool, wl, buf.Bytes()[:0])
+	if err != nil {
+		return caddyhttp.Error(http.StatusInternalServerError, err)
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(wl.status)
+	_, err = w.Write(body)
+	return err
+}
+
+// runRaw is rawOp's transaction on a connection of pool: the body is
+// appended to body.
+func runRaw(ctx context.Context, pool *pgxpool.Pool, wl *workload, body []byte) ([]byte, error) {
+	c, err := pool.Acquire(ctx)
+	if err != nil {
+		return body, err
+	}
+	defer c.Release()
+	pg := c.Conn().PgConn()
+	if wl.readOnly() {
+		body, err = rawRead(ctx, pg, wl, body)
+	} else {
+		body, err = rawWrite(ctx, pg, wl, body)
+	}
+	if err != nil {
+		// Whatever state the connection is in, the pool drops it.
+		_ = c.Conn().Close(context.Background())
+	}
+	return body, err
+}
+
+// caddyRawOp is the caddy+raw variant's op: pgrest's op, sent to the
+// handler's site.
+func (e *env) caddyRawOp(wl *workload) op {
+	to := *e
+	to.baseURL = e.caddyRawURL
+	return to.httpOp(wl)
+}

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/caddyserver/caddy/v2/caddyconfig"
+
+	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
+)
+
+// The /proc readers read this process: its parent, its CPU time, its
+// memory.
+func TestProcReadersReadThisProcess(t *testing.T) {
+	st, err := readStat(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.ppid != os.Getppid() {
+		t.Errorf("ppid %d, want %d", st.ppid, os.Getppid())
+	}
+	// Spin a little so the CPU counters move.
+	for start := time.Now(); time.Since(start) < 20*time.Millisecond; {
+	}
+	if d := processTime(os.Getpid()); d <= 0 {
+		t.Errorf("processTime of this process is %v", d)
+	}
+	if d := processCPU(); d <= 0 {
+		t.Errorf("processCPU is %v", d)
+	}
+	rss, hwm, err := procMemory(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rss <= 0 || hwm < rss {
+		t.Errorf("VmRSS %d kB, VmHWM %d kB", rss, hwm)
+	}
+	if d := processTime(1 << 30); d != 0 {
+		t.Errorf("a process that does not exist has %v of CPU time", d)
+	}
+}
+
+// The caddy+raw site adapts beside pgrest's into a second server of the
+// same shape: one route, matched on the host alone, whose subroute runs
+// the one handler.
+func TestCaddyRawSiteIsShapedLikePgrests(t *testing.T) {
+	text := pgresttest.Caddyfile(8001, pgrestDirectives("postgres://a@127.0.0.1/db", 10),
+		pgresttest.Options{LogLevel: "ERROR", Sites: caddyRawSite(8002)})
+	cfg, warnings, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(text), nil)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	if len(warnings) > 0 {
+		t.Errorf("warnings: %v", warnings)
+	}
+	var doc struct {
+		Apps struct {
+			HTTP struct {
+				Servers map[string]json.RawMessage
+			}
+		}
+	}
+	if err := json.Unmarshal(cfg, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Apps.HTTP.Servers) != 2 {
+		t.Fatalf("want 2 servers, got %s", cfg)
+	}
+	// With the innermost handler and the port blanked, both servers are
+	// the same.
+	var shapes []string
+	for _, raw := range doc.Apps.HTTP.Servers {
+		var server map[string]any
+		if err := json.Unmarshal(raw, &server); err != nil {
+			t.Fatal(err)
+		}
+		server["listen"] = "PORT"
+		inner, err := innermostHandler(server)
+		if err != nil {
+			t.Fatalf("%v: %s", err, raw)
+		}
+		inner["handler"] = "HANDLER"
+		for k := range inner {
+			if k != "handler" {
+				delete(inner, k)
+			}
+		}
+		b, _ := json.Marshal(server)
+		shapes = append(shapes, string(b))
+	}
+	if shapes[0] != shapes[1] {
+		t.Errorf("the two servers differ but for their handler:\n%s\n%s", shapes[0], shapes[1])
+	}
+}
+
+// innermostHandler is routes[0].handle[0].routes[0].handle[0] of a
+// server: the site's handler inside the subroute Caddy wraps it in.
+func innermostHandler(server map[string]any) (map[string]any, error) {
+	first := func(m map[string]any, key string) (map[string]any, error) {
+		list, ok := m[key].([]any)
+		if !ok || len(list) != 1 {
+			return nil, fmt.Errorf("want one element in %s", key)
+		}
+		e, ok := list[0].(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("%s[0] is not an object", key)
+		}
+		return e, nil
+	}
+	cur := server
+	for _, key := range []string{"routes", "handle", "routes", "handle"} {
+		var err error
+		if cur, err = first(cur, key); err != nil {
+			return nil, err
+		}
+	}
+	return cur, nil
+}

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// printCPU prints the CPU time per request of every variant in every
+// cell: this process's (the load generator, Caddy, pgrest, the baselines'
+// pgx) and the database server's. pgrest-caddy+raw is what pgrest's Go
+// side costs beyond Caddy's routing and a pipelined pgx client; pgrest/raw
+// on the server's side is what pgrest's transaction costs PostgreSQL over
+// the same SQL sent by hand.
+func printCPU(variants []*variant, rows []*cell, dbWhyNot string) {
+	fmt.Println("CPU time per request, µs: this process (load generator, Caddy, pgrest, the baselines' pgx) and PostgreSQL (all its processes)")
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-11s %4s  process:", "workload", "conc")
+	for _, v := range variants {
+		fmt.Fprintf(&b, " %9s", v.name)
+	}
+	fmt.Fprintf(&b, " %17s", "pgrest-caddy+raw")
+	if dbWhyNot == "" {
+		fmt.Fprintf(&b, "  PostgreSQL:")
+		for _, v := range variants {
+			fmt.Fprintf(&b, " %9s", v.name)
+		}
+		fmt.Fprintf(&b, " %11s %17s", "pgrest/raw", "pgrest/caddy+raw")
+	}
+	fmt.Println(b.String())
+	for _, r := range rows {
+		b.Reset()
+		fmt.Fprintf(&b, "%-11s %4d          ", r.workload, r.conc)
+		for _, d := range r.cpu {
+			fmt.Fprintf(&b, " %9s", us(d))
+		}
+		fmt.Fprintf(&b, " %17s", us(r.cpu[0]-r.cpu[indexOf(variants, "caddy+raw")]))
+		if dbWhyNot == "" {
+			fmt.Fprintf(&b, "             ")
+			for _, d := range r.dbCPU {
+				fmt.Fprintf(&b, " %9s", us(d))
+			}
+			fmt.Fprintf(&b, " %11.2f %17.2f", ratioOf(r.dbCPU[0], r.dbCPU[indexOf(variants, "raw")]),
+				ratioOf(r.dbCPU[0], r.dbCPU[indexOf(variants, "caddy+raw")]))
+		}
+		fmt.Println(b.String())
+	}
+	fmt.Println("Over all rounds: CPU time of the variant's windows (their tails and a garbage collection after each included) / requests served.")
+	fmt.Println("pgrest-caddy+raw: what pgrest's Go side costs beyond Caddy's routing and a pipelined pgx client (the HTTP client's share is the same on both).")
+	if dbWhyNot != "" {
+		fmt.Printf("PostgreSQL's CPU time is not measured: %s.\n", dbWhyNot)
+	}
+}
+
+// printGoals sets the figures against the performance goals.
+func printGoals(rows []*cell, mem *rssResult, load *schemaLoadResult) {
+	fmt.Println("Goals:")
+	var readRatio, goExtra, dbRatio, p99 []string
+	readMet, goMet, dbMet, p99Met := true, true, true, true
+	worst := time.Duration(0)
+	worstName := ""
+	for _, r := range rows {
+		if r.workload == "items_eq" {
+			v := r.vs[1].median
+			readRatio = append(readRatio, fmt.Sprintf("c=%d %.2f", r.conc, v))
+			readMet = readMet && v >= 0.9
+			extra := r.cpu[0] - r.cpu[1]
+			goExtra = append(goExtra, fmt.Sprintf("c=%d %s µs", r.conc, us(extra)))
+			goMet = goMet && extra < 15*time.Microsecond
+			if r.dbCPU[2] > 0 {
+				d := ratioOf(r.dbCPU[0], r.dbCPU[2])
+				dbRatio = append(dbRatio, fmt.Sprintf("c=%d %.2f", r.conc, d))
+				dbMet = dbMet && d <= 1.2
+			}
+		}
+		if r.conc == 32 && r.p99 > worst {
+			worst, worstName = r.p99, r.workload
+		}
+	}
+	if worstName != "" {
+		p99 = append(p99, fmt.Sprintf("worst %s (%s)", ms(worst), worstName))
+		p99Met = worst < 10*time.Millisecond
+	}
+	goal := func(what string, figures []string, target string, met bool) {
+		if len(figures) == 0 {
+			return
+		}
+		verdict := "met"
+		if !met {
+			verdict = "NOT met"
+		}
+		fmt.Printf("  %-44s %-30s %-12s %s\n", what, strings.Join(figures, ", "), target, verdict)
+	}
+	goal("items_eq throughput, pgrest/caddy+raw", readRatio, ">= 0.90", readMet)
+	goal("p99 at 32 connections", p99, "< 10ms", p99Met)
+	goal("items_eq Go CPU, pgrest - caddy+raw", goExtra, "< 15 µs", goMet)
+	goal("items_eq PostgreSQL CPU, pgrest/raw", dbRatio, "<= 1.2", dbMet)
+	if mem != nil {
+		goal("RSS of Caddy+pgrest (peak)", []string{fmt.Sprintf("%.1f MB", mem.peakMB())}, "< 80 MB", mem.peakMB() < 80)
+	}
+	if load != nil {
+		goal("schema cache load, 1,000 tables (median)", []string{ms(load.median)}, "< "+ms(schemaLoadGoal), load.median < schemaLoadGoal)
+	}
+}
+
+func indexOf(variants []*variant, name string) int {
+	for i, v := range variants {
+		if v.name == name {
+			return i
+		}
+	}
+	panic("no variant " + name)
+}
+
+func ratioOf(a, b time.Duration) float64 {
+	if b <= 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+func us(d time.Duration) string {
+	return fmt.Sprintf("%.1f", float64(d)/float64(time.Microsecond))
+}
