@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -54,17 +55,42 @@ func largeSchema() []string {
 	return batches
 }
 
+// largeDB is the database of the large schema, made once for the tests
+// that need it: it takes seconds to build.
+var largeDB struct {
+	once sync.Once
+	dsn  string
+	err  error
+}
+
+// largeSchemaDSN returns the superuser URL of the large schema's database.
+func largeSchemaDSN(t testing.TB) string {
+	t.Helper()
+	largeDB.once.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		dsn, err := cluster.NewDatabase(ctx, "pgrest_schemacache_large")
+		for _, batch := range append(largeSchema(), "analyze") {
+			if err != nil {
+				break
+			}
+			err = pgtest.ExecSQL(ctx, dsn, batch)
+		}
+		largeDB.dsn, largeDB.err = dsn, err
+	})
+	if largeDB.err != nil {
+		t.Fatalf("building the large schema: %v", largeDB.err)
+	}
+	return largeDB.dsn
+}
+
 // TestLoadTimeOfALargeSchema measures schema.Load on 1,000 tables with
 // 1,998 foreign keys and 200 views, as the authenticator.
 func TestLoadTimeOfALargeSchema(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a schema of 1,000 tables")
 	}
-	dsn := cluster.CreateDatabase(t, "pgrest_schemacache_large")
-	for _, batch := range largeSchema() {
-		pgtest.Exec(t, dsn, batch)
-	}
-	pgtest.Exec(t, dsn, "analyze")
+	dsn := largeSchemaDSN(t)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
