@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -181,7 +182,7 @@ func (l *loader) readRelations(rows pgx.Rows) error {
 // columns: deparsing with the relation opens it, and a first load on a
 // connection would build the relation cache entry of every table.
 const columnsSQL = `
-select n.nspname, c.relname, a.attname, a.attnum,
+select a.attrelid, a.attname, a.attnum,
        format_type(a.atttypid, a.atttypmod),
        not a.attnotnull,
        coalesce(def.expr, ''),
@@ -221,26 +222,34 @@ left join pg_description d on d.objoid = c.oid and d.classoid = 'pg_class'::regc
 where c.relkind in ('r', 'v', 'm', 'f', 'p')
   and n.nspname = any($1)
   and not c.relispartition
-  and a.attnum > 0 and not a.attisdropped
-order by n.nspname, c.relname, a.attnum`
+  and a.attnum > 0 and not a.attisdropped`
 
+// readColumns gives each relation its columns, in attribute order (the
+// query leaves the sorting here, where it costs less than a sort of wide
+// rows on the server).
 func (l *loader) readColumns(rows pgx.Rows) error {
 	for rows.Next() {
-		var name QualifiedName
+		var rel uint32
 		col := &Column{}
 		var insertDefault *string
-		if err := rows.Scan(&name.Schema, &name.Name, &col.Name, &col.Position, &col.Type, &col.Nullable,
+		if err := rows.Scan(&rel, &col.Name, &col.Position, &col.Type, &col.Nullable,
 			&col.Default, &col.HasDefault, &col.MaxLength, &col.EnumValues, &col.Description, &insertDefault); err != nil {
 			return err
 		}
 		if insertDefault != nil {
 			col.InsertDefault = *insertDefault
 		}
-		if r, ok := l.byName[name]; ok {
+		if r, ok := l.byOID[rel]; ok {
 			r.Columns = append(r.Columns, col)
 		}
 	}
-	return rows.Err()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, r := range l.cat.Relations {
+		slices.SortFunc(r.Columns, func(a, b *Column) int { return a.Position - b.Position })
+	}
+	return nil
 }
 
 // viewDependenciesSQL is the exposed views ($1) and every view they read
@@ -401,8 +410,7 @@ join pg_namespace n on n.oid = c.relnamespace
 left join pg_class fc on fc.oid = k.confrelid
 left join pg_namespace fn on fn.oid = fc.relnamespace
 where k.oid in (select oid from fks)
-   or (k.contype in ('p', 'u') and k.conrelid in (select oid from tables))
-order by n.nspname, c.relname, k.contype, k.conname`
+   or (k.contype in ('p', 'u') and k.conrelid in (select oid from tables))`
 
 // constraintRow is one row of constraintsSQL.
 type constraintRow struct {
@@ -434,6 +442,12 @@ func (l *loader) readConstraints(rows pgx.Rows) error {
 	if err := rows.Err(); err != nil {
 		return err
 	}
+	// By table, then kind and name, as names compare in PostgreSQL (C
+	// collation, bytewise): a table's unique constraints keep their
+	// order, and names are unique per table, so the order is total.
+	slices.SortFunc(all, func(a, b *constraintRow) int {
+		return cmp.Or(compareNames(a.table, b.table), strings.Compare(a.kind, b.kind), strings.Compare(a.name, b.name))
+	})
 	// Tables whose keys matter: the relevant ones and both ends of each
 	// foreign key kept.
 	keyed := make(map[uint32]bool, len(l.relevant))
