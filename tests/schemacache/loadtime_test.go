@@ -19,9 +19,28 @@ import (
 const (
 	largeTables = 1000
 	largeViews  = 200
-	// loadBound is generous: a regression to per-table queries or to
-	// quadratic derivation fails it, a slow machine does not.
-	loadBound = 10 * time.Second
+	// goalBound is the goal for a load on a warm connection: the large
+	// schema loads in less on a machine that is not busy with other work.
+	goalBound = 100 * time.Millisecond
+	// referenceFactor bounds a warm load by the time the server takes to
+	// list its time zone names alone (select name from
+	// pg_timezone_names, timed beside each load on the same connection),
+	// work that every load includes and no loader can speed up: it is
+	// about 40% of the server's CPU time in a load of this schema. On a
+	// shared machine whose neighbours are busy, both slow down alike and
+	// a fixed bound would fail for the neighbours' sake; the ratio still
+	// fails a regression (JIT compiling the catalog queries, per-table
+	// queries, quadratic derivation; one round trip is checked by
+	// TestTheCacheLoadsInOneRoundTrip). The bound is the larger of the
+	// two: the goal itself whenever the reference takes under 20 ms.
+	referenceFactor = 5
+	// warmLoads are timed after the first; the test reports the best of
+	// the first three loads, as the goal is stated, and bounds the best
+	// of all, which steadies the ratio on a busy machine.
+	warmLoads = 5
+	// firstBound is looser: the first load on a new connection also fills
+	// the server's catalog caches (about twice the server's work).
+	firstBound = 5 * time.Second
 )
 
 // largeSchema returns the DDL of the large schema in batches, each run as
@@ -101,28 +120,40 @@ func TestLoadTimeOfALargeSchema(t *testing.T) {
 	defer conn.Close(context.Background())
 
 	var c *schema.Cache
-	var first, best time.Duration
-	for i := range 3 {
+	var first, bestOf3, best, reference time.Duration
+	for i := range 1 + warmLoads {
 		start := time.Now()
 		c, err = schema.Load(ctx, conn, []string{"big"})
 		took := time.Since(start)
 		if err != nil {
 			t.Fatalf("loading the schema cache: %v", err)
 		}
+		ref := timeZonesQueryTime(t, ctx, conn)
 		if i == 0 {
-			first, best = took, took
+			first, bestOf3, best, reference = took, took, took, ref
 		}
-		best = min(best, took)
+		if i < 3 {
+			bestOf3 = min(bestOf3, took)
+		}
+		best, reference = min(best, took), min(reference, ref)
 	}
 	relationships := 0
 	for name := range c.Relations["big"] {
 		relationships += len(c.Relationships("big", name))
 	}
-	t.Logf("schema.Load of %d tables, %d foreign keys, %d views: first %v, best of 3 %v (%d relations, %d relationships)",
-		largeTables, 2*(largeTables-1), largeViews, first.Round(time.Millisecond), best.Round(time.Millisecond),
-		len(c.Relations["big"]), relationships)
-	if first > loadBound {
-		t.Errorf("schema.Load took %v, more than %v", first, loadBound)
+	t.Logf("schema.Load of %d tables, %d foreign keys, %d views: first %v, best of 3 %v, best of %d %v "+
+		"(%d relations, %d relationships); the time zone names alone: best of %d %v",
+		largeTables, 2*(largeTables-1), largeViews, first.Round(time.Millisecond), bestOf3.Round(time.Millisecond),
+		1+warmLoads, best.Round(time.Millisecond), len(c.Relations["big"]), relationships,
+		1+warmLoads, reference.Round(100*time.Microsecond))
+	if first > firstBound {
+		t.Errorf("the first schema.Load took %v, more than %v", first, firstBound)
+	}
+	// The goal on an idle machine; on a busy one, a bound that grows
+	// with the time of a fixed part of the load.
+	if bound := max(goalBound, referenceFactor*reference); best > bound {
+		t.Errorf("schema.Load took %v at best, more than %v (%v, or %d times the %v of the time zone query alone)",
+			best, bound, goalBound, referenceFactor, reference)
 	}
 
 	if got := len(c.Relations["big"]); got != largeTables+largeViews {
@@ -147,4 +178,25 @@ func TestLoadTimeOfALargeSchema(t *testing.T) {
 	check("v001", "t0004", schema.M2O) // v001 shows t0005, which references t0004
 	check("v004", "t0014", schema.M2O) // v004 shows v003, which shows t0015
 	check("t0006", "v001", schema.M2O) // t0006 references t0005, which v001 shows
+}
+
+// timeZonesQueryTime times the catalog query whose server work a load of
+// the large schema includes and that no change to the loader can speed
+// up: it reads every time zone file.
+func timeZonesQueryTime(t *testing.T, ctx context.Context, conn *pgx.Conn) time.Duration {
+	t.Helper()
+	start := time.Now()
+	rows, err := conn.Query(ctx, "select name from pg_catalog.pg_timezone_names")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for rows.Next() {
+		n++
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || n == 0 {
+		t.Fatalf("listing the time zone names: %v (%d names)", err, n)
+	}
+	return time.Since(start)
 }
