@@ -360,9 +360,10 @@ func traceColumn(targets map[uint32]map[int]targetEntry, rel uint32, attnum int)
 // partition's copies of its parent's foreign keys are left out: the
 // parent's key stands for them.
 //
-// Key columns are named here only for the relations that are not exposed:
-// those of exposed relations are among the columns already read, and
-// naming them here would cost a lookup of pg_attribute per key.
+// Relations and key columns are named here only for the relations that
+// are not exposed (a CASE runs its subqueries only for those): the loader
+// has the names of the exposed ones, and naming them here would cost
+// joins with pg_class and a lookup of pg_attribute per key.
 const constraintsSQL = `
 with recursive ` + viewDependenciesSQL + `,
 exposed as (
@@ -391,24 +392,28 @@ tables as (
   union select conrelid from fks
   union select confrelid from fks
 )
-select k.contype::text, k.conname,
-       k.conrelid, n.nspname, c.relname, k.conkey,
+select k.contype::text, k.conname, k.conkey, coalesce(k.confkey, '{}'), k.conrelid, k.confrelid,
+       case when k.conrelid not in (select oid from exposed) then
+         (select array[n.nspname::text, c.relname::text]
+          from pg_class c
+          join pg_namespace n on n.oid = c.relnamespace
+          where c.oid = k.conrelid) end,
        case when k.conrelid not in (select oid from exposed) then
          array(select a.attname::text
                from unnest(k.conkey) with ordinality u(attnum, i)
                join pg_attribute a on a.attrelid = k.conrelid and a.attnum = u.attnum
                order by u.i) end,
-       k.confrelid, coalesce(fn.nspname, ''), coalesce(fc.relname, ''), coalesce(k.confkey, '{}'),
+       case when k.confrelid <> 0 and k.confrelid not in (select oid from exposed) then
+         (select array[n.nspname::text, c.relname::text]
+          from pg_class c
+          join pg_namespace n on n.oid = c.relnamespace
+          where c.oid = k.confrelid) end,
        case when k.confrelid <> 0 and k.confrelid not in (select oid from exposed) then
          array(select a.attname::text
                from unnest(k.confkey) with ordinality u(attnum, i)
                join pg_attribute a on a.attrelid = k.confrelid and a.attnum = u.attnum
                order by u.i) end
 from pg_constraint k
-join pg_class c on c.oid = k.conrelid
-join pg_namespace n on n.oid = c.relnamespace
-left join pg_class fc on fc.oid = k.confrelid
-left join pg_namespace fn on fn.oid = fc.relnamespace
 where k.oid in (select oid from fks)
    or (k.contype in ('p', 'u') and k.conrelid in (select oid from tables))`
 
@@ -430,13 +435,13 @@ func (l *loader) readConstraints(rows pgx.Rows) error {
 	var all []*constraintRow
 	for rows.Next() {
 		k := &constraintRow{}
-		var cols, fcols []string
-		if err := rows.Scan(&k.kind, &k.name, &k.rel, &k.table.Schema, &k.table.Name, &k.keys, &cols,
-			&k.frel, &k.foreign.Schema, &k.foreign.Name, &k.fkeys, &fcols); err != nil {
+		var table, cols, foreign, fcols []string
+		if err := rows.Scan(&k.kind, &k.name, &k.keys, &k.fkeys, &k.rel, &k.frel, &table, &cols,
+			&foreign, &fcols); err != nil {
 			return err
 		}
-		k.cols, k.colsOK = l.keyColumns(k.rel, k.keys, cols)
-		k.fcols, k.fcolsOK = l.keyColumns(k.frel, k.fkeys, fcols)
+		k.table, k.cols, k.colsOK = l.keyRelation(k.rel, table, k.keys, cols)
+		k.foreign, k.fcols, k.fcolsOK = l.keyRelation(k.frel, foreign, k.fkeys, fcols)
 		all = append(all, k)
 	}
 	if err := rows.Err(); err != nil {
@@ -513,23 +518,29 @@ func (l *loader) readConstraints(rows pgx.Rows) error {
 	return nil
 }
 
-// keyColumns names a key's columns: the query's names for a relation
-// that is not exposed (named is nil for an exposed one), else those of
-// the columns read. ok is false when a number names no column.
-func (l *loader) keyColumns(rel uint32, attnums []int16, named []string) ([]string, bool) {
+// keyRelation names the relation and the columns of one side of a key:
+// from the loaded relations when it is exposed, else as the query named
+// them, schema and name (both nil for an exposed relation, and for the
+// missing side of a primary key or unique constraint, rel 0). ok is false
+// when a column number names no column.
+func (l *loader) keyRelation(rel uint32, name []string, attnums []int16, named []string) (QualifiedName, []string, bool) {
 	r, exposed := l.byOID[rel]
-	if !exposed || named != nil {
-		return named, len(named) == len(attnums)
+	if !exposed {
+		var q QualifiedName
+		if len(name) == 2 {
+			q = QualifiedName{name[0], name[1]}
+		}
+		return q, named, len(named) == len(attnums)
 	}
 	names := make([]string, len(attnums))
 	for i, attnum := range attnums {
 		col := r.columnAt(int(attnum))
 		if col == nil {
-			return nil, false
+			return QualifiedName{}, nil, false
 		}
 		names[i] = col.Name
 	}
-	return names, true
+	return QualifiedName{r.Schema, r.Name}, names, true
 }
 
 // columnAt finds a column by its number: Columns are in attribute order,
