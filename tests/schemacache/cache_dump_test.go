@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	_ "embed"
 	"encoding/hex"
 	"flag"
 	"fmt"
@@ -61,6 +62,8 @@ func TestTheCacheIsWhatItWas(t *testing.T) {
 			login: fixtures.Authenticator, password: fixtures.AuthenticatorPassword},
 		{name: "media_handlers", schemas: []string{fixtures.MediaSchema}, dsn: mediaDSN,
 			login: fixtures.Authenticator, password: fixtures.AuthenticatorPassword},
+		{name: "loader_edges", schemas: []string{"api", "api2"}, dsn: edgesDSN,
+			login: authenticator, password: authenticatorPassword},
 		{name: "large", schemas: []string{"big"}, dsn: func(t *testing.T) string { return largeSchemaDSN(t) },
 			login: authenticator, password: authenticatorPassword, digestOnly: true},
 	}
@@ -245,7 +248,16 @@ func (db *fixtureDB) get(t *testing.T, name string, prepare func() error, sqls .
 	return db.dsn
 }
 
-var readDB, representationsDB, mediaDB fixtureDB
+var readDB, representationsDB, mediaDB, edgesDB fixtureDB
+
+//go:embed testdata/loader_edges.sql
+var loaderEdgesSQL string
+
+// edgesDSN: testdata/loader_edges.sql, what the loader's queries treat
+// specially, each once.
+func edgesDSN(t *testing.T) string {
+	return edgesDB.get(t, "pgrest_schemacache_edges", nil, loaderEdgesSQL)
+}
 
 func readDSN(t *testing.T) string {
 	return readDB.get(t, "pgrest_schemacache_read", nil, fixtures.ReadSQL)
