@@ -3,6 +3,7 @@ package schema
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -66,6 +67,9 @@ func Load(ctx context.Context, q Querier, schemas []string) (*Cache, error) {
 	}
 	err := runPipelined(ctx, conn, schemas, queries)
 	if built == nil {
+		if err == nil {
+			err = errors.New("the time zone names were never read")
+		}
 		return nil, err
 	}
 	c := <-built
