@@ -1,12 +1,16 @@
 package schema
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // Querier is what Load needs of a connection; *pgx.Conn, pgx.Tx and
@@ -18,74 +22,98 @@ type Querier interface {
 
 // Load reads the catalog for schemas and builds the cache. It runs as the
 // authenticator and reads only pg_catalog, so it needs no privileges on
-// the schemas. A handful of queries read everything, whatever the number
-// of relations; when q can begin transactions they run in one read-only
-// repeatable-read transaction, so that they see one snapshot of the
-// catalog.
+// the schemas. A dozen queries read everything, whatever the number of
+// relations, sent together in one round trip (see runPipelined); on an
+// idle connection they run in one read-only repeatable-read transaction,
+// so that they see one snapshot of the catalog.
+//
+// q is a *pgx.Conn, a *pgxpool.Conn, a pgx.Tx, or a *pgxpool.Pool, of
+// which Load takes a connection for the time of the load.
 func Load(ctx context.Context, q Querier, schemas []string) (*Cache, error) {
-	if b, ok := q.(txBeginner); ok {
-		tx, err := b.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	var conn *pgx.Conn
+	switch c := q.(type) {
+	case *pgx.Conn:
+		conn = c
+	case interface{ Conn() *pgx.Conn }: // *pgxpool.Conn, pgx.Tx
+		conn = c.Conn()
+	case interface {
+		Acquire(context.Context) (*pgxpool.Conn, error)
+	}:
+		pc, err := c.Acquire(ctx)
 		if err != nil {
-			return nil, fmt.Errorf("beginning the schema cache transaction: %w", err)
+			return nil, fmt.Errorf("acquiring a connection for the schema cache: %w", err)
 		}
-		// Read-only: rolling back loses nothing, and a failed rollback
-		// leaves a connection the pool discards.
-		defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
-		q = tx
+		defer pc.Release()
+		conn = pc.Conn()
+	default:
+		return nil, fmt.Errorf("loading the schema cache through a %T, which gives no connection", q)
 	}
 	l := &loader{
-		q:      q,
 		byName: map[QualifiedName]*Relation{},
+		byOID:  map[uint32]*Relation{},
 		cat:    &Catalog{Schemas: schemas},
 	}
-	var version string
-	if err := q.QueryRow(ctx, "select current_setting('server_version_num')").Scan(&version); err != nil {
-		return nil, fmt.Errorf("reading server version: %w", err)
+	// The time zone names come last, and take the server longer than any
+	// other query (it reads every zone file): the cache is built from the
+	// rest while they arrive.
+	queries := l.queries()
+	var built chan *Cache
+	zones := &queries[len(queries)-1]
+	readZones := zones.read
+	zones.read = func(rows pgx.Rows) error {
+		built = make(chan *Cache, 1)
+		go func() { built <- Build(l.cat) }()
+		return readZones(rows)
 	}
-	n, err := strconv.Atoi(version)
-	if err != nil {
-		return nil, fmt.Errorf("parsing server_version_num %q: %w", version, err)
-	}
-	l.cat.ServerVersionNum = n
-	steps := []struct {
-		what string
-		run  func(context.Context) error
-	}{
-		{"relations", l.loadRelations},
-		{"columns", l.loadColumns},
-		{"view definitions", l.loadViews},
-		{"keys", l.loadConstraints},
-		{"functions", l.loadFunctions},
-		{"role settings", l.loadRoleSettings},
-		{"media type handlers", l.loadMediaHandlers},
-		{"data representations", l.loadRepresentations},
-		{"domains", l.loadDomains},
-		{"time zones", l.loadTimezones},
-	}
-	for _, step := range steps {
-		if err := step.run(ctx); err != nil {
-			return nil, fmt.Errorf("loading %s: %w", step.what, err)
+	err := runPipelined(ctx, conn, schemas, queries)
+	if built == nil {
+		if err == nil {
+			err = errors.New("the time zone names were never read")
 		}
+		return nil, err
 	}
-	return Build(l.cat), nil
+	c := <-built
+	if err != nil {
+		return nil, err
+	}
+	l.cat.Timezones = l.timezones
+	c.timezones = l.timezones
+	return c, nil
 }
 
-// txBeginner is what *pgx.Conn, *pgxpool.Conn and *pgxpool.Pool offer to
-// run Load's queries in one transaction.
-type txBeginner interface {
-	BeginTx(ctx context.Context, opts pgx.TxOptions) (pgx.Tx, error)
+// queries are Load's queries in the order they are sent and read: each
+// reader may use what the readers before it read.
+func (l *loader) queries() []catalogQuery {
+	return []catalogQuery{
+		{"server version", serverVersionSQL, false, l.readServerVersion},
+		{"relations", relationsSQL, true, l.readRelations},
+		{"columns", columnsSQL, true, l.readColumns},
+		{"view definitions", viewsSQL, true, l.readViews},
+		{"keys", constraintsSQL, true, l.readConstraints},
+		{"functions", functionsSQL, true, l.readFunctions},
+		{"role settings", roleSettingsSQL, false, l.readRoleSettings},
+		{"media type handlers", mediaHandlersSQL, true, l.readMediaHandlers},
+		{"the PostGIS schema", postgisSchemaSQL, false, l.readPostGISSchema},
+		{"data representations", representationsSQL, false, l.readRepresentations},
+		{"domains", domainsSQL, false, l.readDomains},
+		{"time zones", timezonesSQL, false, l.readTimezones},
+	}
 }
 
 // loader carries what one Load has read so far.
 type loader struct {
-	q      Querier
 	cat    *Catalog
 	byName map[QualifiedName]*Relation
+	// byOID holds the exposed relations by pg_class oid.
+	byOID map[uint32]*Relation
 	// traced are the exposed views' columns traced to a base column;
-	// relevant lists the oids whose keys matter: the exposed relations
+	// relevant holds the oids whose keys matter: the exposed relations
 	// and the base tables of exposed views.
 	traced   []tracedColumn
-	relevant []uint32
+	relevant map[uint32]bool
+	// timezones are read while Build runs, which reads the Catalog: they
+	// join it, and the cache, once Build is done.
+	timezones map[string]bool
 }
 
 // tracedColumn is a view column that shows attnum of table unchanged.
@@ -96,27 +124,44 @@ type tracedColumn struct {
 	attnum int
 }
 
-func (l *loader) schemas() []string { return l.cat.Schemas }
+const serverVersionSQL = `select current_setting('server_version_num')`
 
+func (l *loader) readServerVersion(rows pgx.Rows) error {
+	var version string
+	for rows.Next() {
+		if err := rows.Scan(&version); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	n, err := strconv.Atoi(version)
+	if err != nil {
+		return fmt.Errorf("parsing server_version_num %q: %w", version, err)
+	}
+	l.cat.ServerVersionNum = n
+	return nil
+}
+
+// relationsSQL lists the exposed relations. pg_relation_is_updatable is
+// asked once per view (tables take every write); it opens the view and
+// reads its rules.
 const relationsSQL = `
 select c.oid, n.nspname, c.relname, c.relkind::text,
        coalesce(d.description, ''),
-       c.relkind in ('r', 'p') or (pg_relation_is_updatable(c.oid, true) & 8) = 8,
-       c.relkind in ('r', 'p') or (pg_relation_is_updatable(c.oid, true) & 4) = 4,
-       c.relkind in ('r', 'p') or (pg_relation_is_updatable(c.oid, true) & 16) = 16
+       (u.events & 8) = 8, (u.events & 4) = 4, (u.events & 16) = 16
 from pg_class c
 join pg_namespace n on n.oid = c.relnamespace
+cross join lateral (select case when c.relkind in ('r', 'p') then 28
+                                else pg_relation_is_updatable(c.oid, true) end as events) u
 left join pg_description d on d.objoid = c.oid and d.classoid = 'pg_class'::regclass and d.objsubid = 0
 where c.relkind in ('r', 'v', 'm', 'f', 'p')
   and n.nspname = any($1)
   and not c.relispartition`
 
-func (l *loader) loadRelations(ctx context.Context) error {
-	rows, err := l.q.Query(ctx, relationsSQL, l.schemas())
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
+func (l *loader) readRelations(rows pgx.Rows) error {
+	l.relevant = map[uint32]bool{}
 	for rows.Next() {
 		r := &Relation{}
 		var kind string
@@ -126,28 +171,37 @@ func (l *loader) loadRelations(ctx context.Context) error {
 		r.Kind = RelKind(kind[0])
 		l.cat.Relations = append(l.cat.Relations, r)
 		l.byName[QualifiedName{r.Schema, r.Name}] = r
-		l.relevant = append(l.relevant, r.oid)
+		l.byOID[r.oid] = r
+		l.relevant[r.oid] = true
 	}
 	return rows.Err()
 }
 
+// columnsSQL lists the columns of the exposed relations. It spells out
+// what information_schema's _pg_char_max_length, _pg_truetypid and
+// _pg_truetypmod compute rather than calling them: as SQL functions of
+// whole rows they cost more than the rest of the query together.
+// Defaults are deparsed without their relation (relid 0) unless they are
+// a generated column's expression, the only kind that may refer to
+// columns: deparsing with the relation opens it, and a first load on a
+// connection would build the relation cache entry of every table.
 const columnsSQL = `
-select n.nspname, c.relname, a.attname, a.attnum,
+select a.attrelid, a.attname, a.attnum,
        format_type(a.atttypid, a.atttypmod),
        not a.attnotnull,
-       coalesce(pg_get_expr(ad.adbin, ad.adrelid), ''),
+       coalesce(def.expr, ''),
        ad.adbin is not null,
-       coalesce(information_schema._pg_char_max_length(
-         information_schema._pg_truetypid(a.*, t.*), information_schema._pg_truetypmod(a.*, t.*)), 0),
-       coalesce((select array_agg(e.enumlabel order by e.enumsortorder)
-                 from pg_enum e
-                 where e.enumtypid = coalesce(nullif(t.typbasetype, 0), t.oid)), '{}'),
+       coalesce(case when tt.typmod = -1 then null
+                     when tt.typid in (1042, 1043) then tt.typmod - 4 -- char, varchar
+                     when tt.typid in (1560, 1562) then tt.typmod -- bit, varbit
+                end, 0),
+       coalesce(en.labels, '{}'),
        coalesce(d.description, ''),
        -- What a missing value becomes on INSERT: the column's default,
        -- an identity's next value, or its domain's default; a generated
        -- column takes none (PostgREST's missing=default does the same).
        case when a.attgenerated = '' then
-         coalesce(pg_get_expr(ad.adbin, ad.adrelid),
+         coalesce(def.expr,
                   case when a.attidentity = 'd' then
                     (select format('nextval(%L::regclass)', pg_catalog.quote_ident(sn.nspname) || '.' || pg_catalog.quote_ident(s.relname))
                      from pg_depend dep
@@ -161,44 +215,56 @@ from pg_attribute a
 join pg_class c on c.oid = a.attrelid
 join pg_namespace n on n.oid = c.relnamespace
 join pg_type t on t.oid = a.atttypid
+cross join lateral (select case when t.typtype = 'd' then t.typbasetype else a.atttypid end as typid,
+                           case when t.typtype = 'd' then t.typtypmod else a.atttypmod end as typmod) tt
 left join pg_attrdef ad on ad.adrelid = a.attrelid and ad.adnum = a.attnum
+left join lateral (select pg_get_expr(ad.adbin, case when a.attgenerated <> '' then ad.adrelid else 0 end) as expr) def on true
+left join (select e.enumtypid, array_agg(e.enumlabel order by e.enumsortorder) as labels
+           from pg_enum e
+           group by e.enumtypid) en on en.enumtypid = coalesce(nullif(t.typbasetype, 0), t.oid)
 left join pg_description d on d.objoid = c.oid and d.classoid = 'pg_class'::regclass and d.objsubid = a.attnum
 where c.relkind in ('r', 'v', 'm', 'f', 'p')
   and n.nspname = any($1)
   and not c.relispartition
-  and a.attnum > 0 and not a.attisdropped
-order by n.nspname, c.relname, a.attnum`
+  and a.attnum > 0 and not a.attisdropped`
 
-func (l *loader) loadColumns(ctx context.Context) error {
-	rows, err := l.q.Query(ctx, columnsSQL, l.schemas())
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
+// readColumns gives each relation its columns, in attribute order (the
+// query leaves the sorting here, where it costs less than a sort of wide
+// rows on the server).
+func (l *loader) readColumns(rows pgx.Rows) error {
 	for rows.Next() {
-		var name QualifiedName
+		var rel uint32
 		col := &Column{}
 		var insertDefault *string
-		if err := rows.Scan(&name.Schema, &name.Name, &col.Name, &col.Position, &col.Type, &col.Nullable,
+		if err := rows.Scan(&rel, &col.Name, &col.Position, &col.Type, &col.Nullable,
 			&col.Default, &col.HasDefault, &col.MaxLength, &col.EnumValues, &col.Description, &insertDefault); err != nil {
 			return err
 		}
 		if insertDefault != nil {
 			col.InsertDefault = *insertDefault
 		}
-		if r, ok := l.byName[name]; ok {
+		if r, ok := l.byOID[rel]; ok {
 			r.Columns = append(r.Columns, col)
 		}
 	}
-	return rows.Err()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, r := range l.cat.Relations {
+		slices.SortFunc(r.Columns, func(a, b *Column) int { return a.Position - b.Position })
+	}
+	return nil
 }
 
-// viewsSQL reads the stored query of the exposed views ($1) and of every
-// view they read from, in any schema, following the dependencies their
-// rewrite rules record in pg_depend.
-const viewsSQL = `
-with recursive views(oid) as (
-  select unnest($1::oid[])
+// viewDependenciesSQL is the exposed views ($1) and every view they read
+// from, in any schema, following the dependencies their rewrite rules
+// record in pg_depend.
+const viewDependenciesSQL = `
+views(oid) as (
+  select c.oid
+  from pg_class c
+  join pg_namespace n on n.oid = c.relnamespace
+  where c.relkind in ('v', 'm') and n.nspname = any($1) and not c.relispartition
   union
   select d.refobjid
   from views v
@@ -206,31 +272,20 @@ with recursive views(oid) as (
   join pg_depend d on d.classid = 'pg_rewrite'::regclass and d.objid = r.oid
                   and d.refclassid = 'pg_class'::regclass
   join pg_class c on c.oid = d.refobjid and c.relkind in ('v', 'm')
-)
+)`
+
+// viewsSQL reads the stored query of the exposed views and of every view
+// they read from.
+const viewsSQL = `
+with recursive ` + viewDependenciesSQL + `
 select r.ev_class, r.ev_action::text
 from views v
 join pg_rewrite r on r.ev_class = v.oid and r.rulename = '_RETURN'`
 
-// loadViews traces every column of the exposed views that shows a table
+// readViews traces every column of the exposed views that shows a table
 // column unchanged to that column, through views over views, from the
 // target lists PostgreSQL keeps for each view's query.
-func (l *loader) loadViews(ctx context.Context) error {
-	var views []*Relation
-	var oids []uint32
-	for _, r := range l.cat.Relations {
-		if r.IsView() {
-			views = append(views, r)
-			oids = append(oids, r.oid)
-		}
-	}
-	if len(views) == 0 {
-		return nil
-	}
-	rows, err := l.q.Query(ctx, viewsSQL, oids)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
+func (l *loader) readViews(rows pgx.Rows) error {
 	// targets maps a view to its output columns by number.
 	targets := map[uint32]map[int]targetEntry{}
 	for rows.Next() {
@@ -257,8 +312,10 @@ func (l *loader) loadViews(ctx context.Context) error {
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	seen := map[uint32]bool{}
-	for _, v := range views {
+	for _, v := range l.cat.Relations {
+		if !v.IsView() {
+			continue
+		}
 		names := make(map[int]string, len(v.Columns))
 		for _, col := range v.Columns {
 			names[col.Position] = col.Name
@@ -269,10 +326,7 @@ func (l *loader) loadViews(ctx context.Context) error {
 				continue
 			}
 			l.traced = append(l.traced, tracedColumn{QualifiedName{v.Schema, v.Name}, names[resno], table, attnum})
-			if !seen[table] {
-				seen[table] = true
-				l.relevant = append(l.relevant, table)
-			}
+			l.relevant[table] = true
 		}
 	}
 	return nil
@@ -300,90 +354,159 @@ func traceColumn(targets map[uint32]map[int]targetEntry, rel uint32, attnum int)
 	return 0, 0, false
 }
 
-// constraintsSQL reads the foreign keys from or to the relations in $1
-// (the exposed relations and the base tables of exposed views), and the
-// primary keys and unique constraints of those relations and of every
-// table these foreign keys reach. A partition's copies of its parent's
-// foreign keys are left out: the parent's key stands for them.
+// constraintsSQL reads the foreign keys from or to the candidates (the
+// exposed relations, and every relation the exposed views or the views
+// they read from depend on), and the primary keys and unique constraints
+// of the candidates and of every table these foreign keys reach. The
+// candidates hold every relation whose keys matter (the exposed relations
+// and the base tables the exposed views' columns trace to), and a few
+// more: readConstraints keeps only what concerns the former. A
+// partition's copies of its parent's foreign keys are left out: the
+// parent's key stands for them.
+//
+// Relations and key columns are named here only for the relations that
+// are not exposed (a CASE runs its subqueries only for those): the loader
+// has the names of the exposed ones, and naming them here would cost
+// joins with pg_class and a lookup of pg_attribute per key.
 const constraintsSQL = `
-with fks as (
+with recursive ` + viewDependenciesSQL + `,
+exposed as (
+  select c.oid
+  from pg_class c
+  join pg_namespace n on n.oid = c.relnamespace
+  where c.relkind in ('r', 'v', 'm', 'f', 'p') and n.nspname = any($1) and not c.relispartition
+),
+candidates as (
+  select oid from exposed
+  union
+  select d.refobjid
+  from views v
+  join pg_rewrite r on r.ev_class = v.oid and r.rulename = '_RETURN'
+  join pg_depend d on d.classid = 'pg_rewrite'::regclass and d.objid = r.oid
+                  and d.refclassid = 'pg_class'::regclass
+),
+fks as (
   select k.oid, k.conrelid, k.confrelid
   from pg_constraint k
   where k.contype = 'f' and k.conparentid = 0
-    and (k.conrelid = any($1::oid[]) or k.confrelid = any($1::oid[]))
+    and (k.conrelid in (select oid from candidates) or k.confrelid in (select oid from candidates))
 ),
 tables as (
-  select unnest($1::oid[]) as oid
+  select oid from candidates
   union select conrelid from fks
   union select confrelid from fks
 )
-select k.contype::text, k.conname,
-       k.conrelid, n.nspname, c.relname, k.conkey,
-       array(select a.attname::text
-             from unnest(k.conkey) with ordinality u(attnum, i)
-             join pg_attribute a on a.attrelid = k.conrelid and a.attnum = u.attnum
-             order by u.i),
-       k.confrelid, coalesce(fn.nspname, ''), coalesce(fc.relname, ''), coalesce(k.confkey, '{}'),
-       array(select a.attname::text
-             from unnest(k.confkey) with ordinality u(attnum, i)
-             join pg_attribute a on a.attrelid = k.confrelid and a.attnum = u.attnum
-             order by u.i)
+select k.contype::text, k.conname, k.conkey, coalesce(k.confkey, '{}'), k.conrelid, k.confrelid,
+       case when k.conrelid not in (select oid from exposed) then
+         (select array[n.nspname::text, c.relname::text]
+          from pg_class c
+          join pg_namespace n on n.oid = c.relnamespace
+          where c.oid = k.conrelid) end,
+       case when k.conrelid not in (select oid from exposed) then
+         array(select a.attname::text
+               from unnest(k.conkey) with ordinality u(attnum, i)
+               join pg_attribute a on a.attrelid = k.conrelid and a.attnum = u.attnum
+               order by u.i) end,
+       case when k.confrelid <> 0 and k.confrelid not in (select oid from exposed) then
+         (select array[n.nspname::text, c.relname::text]
+          from pg_class c
+          join pg_namespace n on n.oid = c.relnamespace
+          where c.oid = k.confrelid) end,
+       case when k.confrelid <> 0 and k.confrelid not in (select oid from exposed) then
+         array(select a.attname::text
+               from unnest(k.confkey) with ordinality u(attnum, i)
+               join pg_attribute a on a.attrelid = k.confrelid and a.attnum = u.attnum
+               order by u.i) end
 from pg_constraint k
-join pg_class c on c.oid = k.conrelid
-join pg_namespace n on n.oid = c.relnamespace
-left join pg_class fc on fc.oid = k.confrelid
-left join pg_namespace fn on fn.oid = fc.relnamespace
 where k.oid in (select oid from fks)
-   or (k.contype in ('p', 'u') and k.conrelid in (select oid from tables))
-order by n.nspname, c.relname, k.contype, k.conname`
+   or (k.contype in ('p', 'u') and k.conrelid in (select oid from tables))`
 
-func (l *loader) loadConstraints(ctx context.Context) error {
-	rows, err := l.q.Query(ctx, constraintsSQL, l.relevant)
-	if err != nil {
+// constraintRow is one row of constraintsSQL.
+type constraintRow struct {
+	kind, name      string
+	rel, frel       uint32
+	table, foreign  QualifiedName
+	keys, fkeys     []int16
+	cols, fcols     []string
+	colsOK, fcolsOK bool
+}
+
+// readConstraints keeps, of the candidates' constraints, the foreign keys
+// from or to a relevant relation (an exposed one, or a base table of an
+// exposed view) and the primary keys and unique constraints of the
+// relevant relations and of the tables those foreign keys reach.
+func (l *loader) readConstraints(rows pgx.Rows) error {
+	var all []*constraintRow
+	for rows.Next() {
+		k := &constraintRow{}
+		var table, cols, foreign, fcols []string
+		if err := rows.Scan(&k.kind, &k.name, &k.keys, &k.fkeys, &k.rel, &k.frel, &table, &cols,
+			&foreign, &fcols); err != nil {
+			return err
+		}
+		k.table, k.cols, k.colsOK = l.keyRelation(k.rel, table, k.keys, cols)
+		k.foreign, k.fcols, k.fcolsOK = l.keyRelation(k.frel, foreign, k.fkeys, fcols)
+		all = append(all, k)
+	}
+	if err := rows.Err(); err != nil {
 		return err
 	}
-	defer rows.Close()
+	// By table, then kind and name, as names compare in PostgreSQL (C
+	// collation, bytewise): a table's unique constraints keep their
+	// order, and names are unique per table, so the order is total.
+	slices.SortFunc(all, func(a, b *constraintRow) int {
+		return cmp.Or(compareNames(a.table, b.table), strings.Compare(a.kind, b.kind), strings.Compare(a.name, b.name))
+	})
+	// Tables whose keys matter: the relevant ones and both ends of each
+	// foreign key kept.
+	keyed := make(map[uint32]bool, len(l.relevant))
+	for oid := range l.relevant {
+		keyed[oid] = true
+	}
+	for _, k := range all {
+		if k.kind == "f" && (l.relevant[k.rel] || l.relevant[k.frel]) {
+			keyed[k.rel], keyed[k.frel] = true, true
+		}
+	}
 	type column struct {
 		rel    uint32
 		attnum int16
 	}
 	tableNames := map[uint32]QualifiedName{}
 	columnNames := map[column]string{}
-	for rows.Next() {
-		var kind, name string
-		var rel, frel uint32
-		var table, foreign QualifiedName
-		var keys, fkeys []int16
-		var cols, fcols []string
-		if err := rows.Scan(&kind, &name, &rel, &table.Schema, &table.Name, &keys, &cols,
-			&frel, &foreign.Schema, &foreign.Name, &fkeys, &fcols); err != nil {
-			return err
-		}
-		if len(keys) != len(cols) || len(fkeys) != len(fcols) {
-			continue // a key naming a column that is gone: never in a committed catalog
-		}
-		tableNames[rel] = table
-		for i, k := range keys {
-			columnNames[column{rel, k}] = cols[i]
-		}
-		switch kind {
-		case "p", "u":
-			l.cat.Keys = append(l.cat.Keys, Key{Table: table, Constraint: name, Primary: kind == "p", Columns: cols})
+	for _, k := range all {
+		switch k.kind {
 		case "f":
-			if len(cols) != len(fcols) {
+			if !l.relevant[k.rel] && !l.relevant[k.frel] {
 				continue
 			}
-			tableNames[frel] = foreign
-			for i, k := range fkeys {
-				columnNames[column{frel, k}] = fcols[i]
+		case "p", "u":
+			if !keyed[k.rel] {
+				continue
+			}
+		}
+		if !k.colsOK || !k.fcolsOK {
+			continue // a key naming a column that is gone: never in a committed catalog
+		}
+		tableNames[k.rel] = k.table
+		for i, attnum := range k.keys {
+			columnNames[column{k.rel, attnum}] = k.cols[i]
+		}
+		switch k.kind {
+		case "p", "u":
+			l.cat.Keys = append(l.cat.Keys, Key{Table: k.table, Constraint: k.name, Primary: k.kind == "p", Columns: k.cols})
+		case "f":
+			if len(k.cols) != len(k.fcols) {
+				continue
+			}
+			tableNames[k.frel] = k.foreign
+			for i, attnum := range k.fkeys {
+				columnNames[column{k.frel, attnum}] = k.fcols[i]
 			}
 			l.cat.ForeignKeys = append(l.cat.ForeignKeys, ForeignKey{
-				Constraint: name, Table: table, ForeignTable: foreign, Columns: zipPairs(cols, fcols),
+				Constraint: k.name, Table: k.table, ForeignTable: k.foreign, Columns: zipPairs(k.cols, k.fcols),
 			})
 		}
-	}
-	if err := rows.Err(); err != nil {
-		return err
 	}
 	// Only view columns showing a key column can carry a relationship or
 	// a view's primary key; the rest need no names.
@@ -397,6 +520,41 @@ func (l *loader) loadConstraints(ctx context.Context) error {
 		})
 	}
 	return nil
+}
+
+// keyRelation names the relation and the columns of one side of a key:
+// from the loaded relations when it is exposed, else as the query named
+// them, schema and name (both nil for an exposed relation, and for the
+// missing side of a primary key or unique constraint, rel 0). ok is false
+// when a column number names no column.
+func (l *loader) keyRelation(rel uint32, name []string, attnums []int16, named []string) (QualifiedName, []string, bool) {
+	r, exposed := l.byOID[rel]
+	if !exposed {
+		var q QualifiedName
+		if len(name) == 2 {
+			q = QualifiedName{name[0], name[1]}
+		}
+		return q, named, len(named) == len(attnums)
+	}
+	names := make([]string, len(attnums))
+	for i, attnum := range attnums {
+		col := r.columnAt(int(attnum))
+		if col == nil {
+			return QualifiedName{}, nil, false
+		}
+		names[i] = col.Name
+	}
+	return QualifiedName{r.Schema, r.Name}, names, true
+}
+
+// columnAt finds a column by its number: Columns are in attribute order,
+// with gaps where columns were dropped.
+func (r *Relation) columnAt(attnum int) *Column {
+	i, found := slices.BinarySearchFunc(r.Columns, attnum, func(c *Column, n int) int { return c.Position - n })
+	if !found {
+		return nil
+	}
+	return r.Columns[i]
 }
 
 // functionsSQL lists plain functions (not procedures, aggregates or window
@@ -454,12 +612,7 @@ where p.prokind = 'f'
   and rt.typname not in ('trigger', 'event_trigger', 'internal', 'language_handler', 'fdw_handler',
                          'index_am_handler', 'tsm_handler', 'table_am_handler')`
 
-func (l *loader) loadFunctions(ctx context.Context) error {
-	rows, err := l.q.Query(ctx, functionsSQL, l.schemas())
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
+func (l *loader) readFunctions(rows pgx.Rows) error {
 	for rows.Next() {
 		f := &Function{}
 		var names, modes, types, typeSchemas, typeNames []string

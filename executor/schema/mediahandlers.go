@@ -1,6 +1,6 @@
 package schema
 
-import "context"
+import "github.com/jackc/pgx/v5"
 
 // MediaHandler is a database object that renders a media type, as
 // PostgREST's media type handlers do: an aggregate whose result type is a
@@ -104,14 +104,8 @@ select n.nspname from pg_catalog.pg_extension e
 join pg_catalog.pg_namespace n on n.oid = e.extnamespace
 where e.extname = 'postgis'`
 
-// loadMediaHandlers reads the media type handlers and where PostGIS is,
-// which the builtin application/geo+json handler calls.
-func (l *loader) loadMediaHandlers(ctx context.Context) error {
-	rows, err := l.q.Query(ctx, mediaHandlersSQL, l.schemas())
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
+// readMediaHandlers reads the media type handlers.
+func (l *loader) readMediaHandlers(rows pgx.Rows) error {
 	for rows.Next() {
 		h := &MediaHandler{}
 		if err := rows.Scan(&h.Function.Schema, &h.Function.Name, &h.Aggregate,
@@ -120,18 +114,16 @@ func (l *loader) loadMediaHandlers(ctx context.Context) error {
 		}
 		l.cat.MediaHandlers = append(l.cat.MediaHandlers, h)
 	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	pg, err := l.q.Query(ctx, postgisSchemaSQL)
-	if err != nil {
-		return err
-	}
-	defer pg.Close()
-	for pg.Next() {
-		if err := pg.Scan(&l.cat.PostGISSchema); err != nil {
+	return rows.Err()
+}
+
+// readPostGISSchema reads where PostGIS is, which the builtin
+// application/geo+json handler calls.
+func (l *loader) readPostGISSchema(rows pgx.Rows) error {
+	for rows.Next() {
+		if err := rows.Scan(&l.cat.PostGISSchema); err != nil {
 			return err
 		}
 	}
-	return pg.Err()
+	return rows.Err()
 }

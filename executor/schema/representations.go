@@ -1,6 +1,6 @@
 package schema
 
-import "context"
+import "github.com/jackc/pgx/v5"
 
 // Representation is a data representation: an implicit cast between a
 // domain and json or text, whose function pgrest calls itself to format a
@@ -34,12 +34,7 @@ where c.castcontext = 'i'
   and ((src.typtype = 'd' and c.casttarget in ('json'::regtype, 'text'::regtype))
     or (dst.typtype = 'd' and c.castsource in ('json'::regtype, 'text'::regtype)))`
 
-func (l *loader) loadRepresentations(ctx context.Context) error {
-	rows, err := l.q.Query(ctx, representationsSQL)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
+func (l *loader) readRepresentations(rows pgx.Rows) error {
 	for rows.Next() {
 		var r Representation
 		if err := rows.Scan(&r.Source, &r.Target, &r.Function.Schema, &r.Function.Name); err != nil {
@@ -57,12 +52,7 @@ select format_type(t.oid, null), format_type(t.typbasetype, t.typtypmod)
 from pg_catalog.pg_type t
 where t.typtype = 'd'`
 
-func (l *loader) loadDomains(ctx context.Context) error {
-	rows, err := l.q.Query(ctx, domainsSQL)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
+func (l *loader) readDomains(rows pgx.Rows) error {
 	l.cat.Domains = map[string]string{}
 	for rows.Next() {
 		var name, base string

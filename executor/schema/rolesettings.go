@@ -1,6 +1,6 @@
 package schema
 
-import "context"
+import "github.com/jackc/pgx/v5"
 
 // roleSettingsSQL reads the settings given to roles with ALTER ROLE ... SET
 // (setdatabase 0) and ALTER ROLE ... IN DATABASE ... SET (this database),
@@ -34,12 +34,7 @@ order by r.rolname, s.setdatabase <> 0, c.n`
 
 // loadRoleSettings fills RoleSettings: for each role, its settings with
 // the database-specific value of a name replacing the general one.
-func (l *loader) loadRoleSettings(ctx context.Context) error {
-	rows, err := l.q.Query(ctx, roleSettingsSQL)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
+func (l *loader) readRoleSettings(rows pgx.Rows) error {
 	l.cat.RoleSettings = map[string][]Setting{}
 	for rows.Next() {
 		var role string

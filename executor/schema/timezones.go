@@ -1,24 +1,19 @@
 package schema
 
-import "context"
+import "github.com/jackc/pgx/v5"
 
 // timezonesSQL lists the time zone names Prefer: timezone accepts, as
 // PostgREST reads them into its schema cache.
 const timezonesSQL = `select name from pg_catalog.pg_timezone_names`
 
-func (l *loader) loadTimezones(ctx context.Context) error {
-	rows, err := l.q.Query(ctx, timezonesSQL)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	l.cat.Timezones = map[string]bool{}
+func (l *loader) readTimezones(rows pgx.Rows) error {
+	l.timezones = map[string]bool{}
 	for rows.Next() {
 		var name string
 		if err := rows.Scan(&name); err != nil {
 			return err
 		}
-		l.cat.Timezones[name] = true
+		l.timezones[name] = true
 	}
 	return rows.Err()
 }

@@ -163,9 +163,9 @@ func TestCacheReloadOnSignal(t *testing.T) {
 // cannot read: requests get PGRST002 until the cache loads on a retry.
 func TestCacheUnavailable(t *testing.T) {
 	dsn := cacheDatabase(t, "pgrest_read_nocache")
-	// The cache's column query calls information_schema helpers; without
-	// USAGE on that schema (in this database only) it fails.
-	pgtest.Exec(t, dsn, `revoke usage on schema information_schema from public`)
+	// The cache's column query calls format_type; without EXECUTE on it
+	// (in this database only) it fails.
+	pgtest.Exec(t, dsn, `revoke execute on function pg_catalog.format_type(oid, integer) from public`)
 	s := startCacheServer(t, dsn)
 	for _, path := range []string{"/seed", "/anything?select=id"} {
 		t.Run("while the cache cannot load, GET "+path+" is 503 PGRST002", func(t *testing.T) {
@@ -175,7 +175,7 @@ func TestCacheUnavailable(t *testing.T) {
 		})
 	}
 	t.Run("once the catalog is readable again, a retry loads the cache and requests succeed", func(t *testing.T) {
-		pgtest.Exec(t, dsn, `grant usage on schema information_schema to public`)
+		pgtest.Exec(t, dsn, `grant execute on function pg_catalog.format_type(oid, integer) to public`)
 		eventually(t, 20*time.Second, func() (bool, string) {
 			res := s.Get(t, "/seed")
 			if res.Status != http.StatusOK {

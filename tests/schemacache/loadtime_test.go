@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,9 +19,30 @@ import (
 const (
 	largeTables = 1000
 	largeViews  = 200
-	// loadBound is generous: a regression to per-table queries or to
-	// quadratic derivation fails it, a slow machine does not.
-	loadBound = 10 * time.Second
+	// goalBound is the goal for a load on a warm connection, asserted as
+	// it is whenever the machine is quiet enough for the reference below
+	// to take under 20 ms.
+	goalBound = 100 * time.Millisecond
+	// referenceFactor bounds a warm load by the time the server takes to
+	// list its time zone names alone (select name from
+	// pg_timezone_names, timed beside each load on the same connection),
+	// work that every load includes and no loader can speed up: it is
+	// about 40% of the server's CPU time in a load of this schema (the
+	// loader before the pipeline took 6-10 times as long as it). On a
+	// shared machine whose neighbours are busy, both slow down alike and
+	// a fixed bound would fail for the neighbours' sake; the ratio still
+	// fails a regression (JIT compiling the catalog queries, per-table
+	// queries, quadratic derivation; one round trip is checked by
+	// TestTheCacheLoadsInOneRoundTrip). The bound is the larger of the
+	// two: the goal itself whenever the reference takes under 20 ms.
+	referenceFactor = 5
+	// warmLoads are timed after the first; the test reports the best of
+	// the first three loads, as the goal is stated, and bounds the best
+	// of all, which steadies the ratio on a busy machine.
+	warmLoads = 5
+	// firstBound is looser: the first load on a new connection also fills
+	// the server's catalog caches (about twice the server's work).
+	firstBound = 5 * time.Second
 )
 
 // largeSchema returns the DDL of the large schema in batches, each run as
@@ -54,17 +76,42 @@ func largeSchema() []string {
 	return batches
 }
 
+// largeDB is the database of the large schema, made once for the tests
+// that need it: it takes seconds to build.
+var largeDB struct {
+	once sync.Once
+	dsn  string
+	err  error
+}
+
+// largeSchemaDSN returns the superuser URL of the large schema's database.
+func largeSchemaDSN(t testing.TB) string {
+	t.Helper()
+	largeDB.once.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		dsn, err := cluster.NewDatabase(ctx, "pgrest_schemacache_large")
+		for _, batch := range append(largeSchema(), "analyze") {
+			if err != nil {
+				break
+			}
+			err = pgtest.ExecSQL(ctx, dsn, batch)
+		}
+		largeDB.dsn, largeDB.err = dsn, err
+	})
+	if largeDB.err != nil {
+		t.Fatalf("building the large schema: %v", largeDB.err)
+	}
+	return largeDB.dsn
+}
+
 // TestLoadTimeOfALargeSchema measures schema.Load on 1,000 tables with
 // 1,998 foreign keys and 200 views, as the authenticator.
 func TestLoadTimeOfALargeSchema(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a schema of 1,000 tables")
 	}
-	dsn := cluster.CreateDatabase(t, "pgrest_schemacache_large")
-	for _, batch := range largeSchema() {
-		pgtest.Exec(t, dsn, batch)
-	}
-	pgtest.Exec(t, dsn, "analyze")
+	dsn := largeSchemaDSN(t)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -75,28 +122,40 @@ func TestLoadTimeOfALargeSchema(t *testing.T) {
 	defer conn.Close(context.Background())
 
 	var c *schema.Cache
-	var first, best time.Duration
-	for i := range 3 {
+	var first, bestOf3, best, reference time.Duration
+	for i := range 1 + warmLoads {
 		start := time.Now()
 		c, err = schema.Load(ctx, conn, []string{"big"})
 		took := time.Since(start)
 		if err != nil {
 			t.Fatalf("loading the schema cache: %v", err)
 		}
+		ref := timeZonesQueryTime(t, ctx, conn)
 		if i == 0 {
-			first, best = took, took
+			first, bestOf3, best, reference = took, took, took, ref
 		}
-		best = min(best, took)
+		if i < 3 {
+			bestOf3 = min(bestOf3, took)
+		}
+		best, reference = min(best, took), min(reference, ref)
 	}
 	relationships := 0
 	for name := range c.Relations["big"] {
 		relationships += len(c.Relationships("big", name))
 	}
-	t.Logf("schema.Load of %d tables, %d foreign keys, %d views: first %v, best of 3 %v (%d relations, %d relationships)",
-		largeTables, 2*(largeTables-1), largeViews, first.Round(time.Millisecond), best.Round(time.Millisecond),
-		len(c.Relations["big"]), relationships)
-	if first > loadBound {
-		t.Errorf("schema.Load took %v, more than %v", first, loadBound)
+	t.Logf("schema.Load of %d tables, %d foreign keys, %d views: first %v, best of 3 %v, best of %d %v "+
+		"(%d relations, %d relationships); the time zone names alone: best of %d %v",
+		largeTables, 2*(largeTables-1), largeViews, first.Round(time.Millisecond), bestOf3.Round(time.Millisecond),
+		1+warmLoads, best.Round(time.Millisecond), len(c.Relations["big"]), relationships,
+		1+warmLoads, reference.Round(100*time.Microsecond))
+	if first > firstBound {
+		t.Errorf("the first schema.Load took %v, more than %v", first, firstBound)
+	}
+	// The goal on an idle machine; on a busy one, a bound that grows
+	// with the time of a fixed part of the load.
+	if bound := max(goalBound, referenceFactor*reference); best > bound {
+		t.Errorf("schema.Load took %v at best, more than %v (%v, or %d times the %v of the time zone query alone)",
+			best, bound, goalBound, referenceFactor, reference)
 	}
 
 	if got := len(c.Relations["big"]); got != largeTables+largeViews {
@@ -121,4 +180,25 @@ func TestLoadTimeOfALargeSchema(t *testing.T) {
 	check("v001", "t0004", schema.M2O) // v001 shows t0005, which references t0004
 	check("v004", "t0014", schema.M2O) // v004 shows v003, which shows t0015
 	check("t0006", "v001", schema.M2O) // t0006 references t0005, which v001 shows
+}
+
+// timeZonesQueryTime times the catalog query whose server work a load of
+// the large schema includes and that no change to the loader can speed
+// up: it reads every time zone file.
+func timeZonesQueryTime(t *testing.T, ctx context.Context, conn *pgx.Conn) time.Duration {
+	t.Helper()
+	start := time.Now()
+	rows, err := conn.Query(ctx, "select name from pg_catalog.pg_timezone_names")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for rows.Next() {
+		n++
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || n == 0 {
+		t.Fatalf("listing the time zone names: %v (%d names)", err, n)
+	}
+	return time.Since(start)
 }
