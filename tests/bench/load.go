@@ -26,6 +26,11 @@ type sample struct {
 	firstErr  error
 	window    time.Duration
 	latencies []time.Duration
+	// finished counts every request that succeeded, the window's tail
+	// included, and cpu is the process's CPU time over the same span:
+	// cpu/finished is the CPU a request costs this process.
+	finished int64
+	cpu      time.Duration
 }
 
 func (s *sample) rate() float64 {
@@ -43,6 +48,8 @@ func (s *sample) add(o *sample) {
 		s.firstErr = o.firstErr
 	}
 	s.window += o.window
+	s.finished += o.finished
+	s.cpu += o.cpu
 	s.latencies = append(s.latencies, o.latencies...)
 }
 
@@ -61,9 +68,11 @@ func measure(ctx context.Context, dur time.Duration, ops []op, keepLatency bool)
 		errs      int64
 		firstErr  error
 		latencies []time.Duration
+		finished  int64
 	}
 	workers := make([]worker, len(ops))
 	var wg sync.WaitGroup
+	cpu0 := processCPU()
 	start := time.Now()
 	deadline := start.Add(dur)
 	for i := range workers {
@@ -89,6 +98,7 @@ func measure(ctx context.Context, dur time.Duration, ops []op, keepLatency bool)
 					}
 					continue
 				}
+				w.finished++
 				if t1.After(deadline) {
 					return
 				}
@@ -100,11 +110,12 @@ func measure(ctx context.Context, dur time.Duration, ops []op, keepLatency bool)
 		})
 	}
 	wg.Wait()
-	s := &sample{window: dur}
+	s := &sample{window: dur, cpu: processCPU() - cpu0}
 	for i := range workers {
 		w := &workers[i]
 		s.done += w.done
 		s.errs += w.errs
+		s.finished += w.finished
 		if s.firstErr == nil {
 			s.firstErr = w.firstErr
 		}

@@ -114,6 +114,10 @@ type options struct {
 	reps   int
 	pool   int
 	rows   int
+	// only names the workloads to measure; empty measures them all.
+	only []string
+	// cpuPerRequest prints each variant's process CPU per request.
+	cpuPerRequest bool
 	// cpuProfile is where to write a CPU profile of the whole process
 	// (pgrest, Caddy, the load generator and the baselines).
 	cpuProfile string
@@ -144,6 +148,8 @@ func parseFlags(args []string) (options, error) {
 	fs.IntVar(&opt.reps, "reps", 3, "rounds per measurement; the median is reported")
 	fs.IntVar(&opt.pool, "pool", 10, "connections in each pool (pgrest's db_pool and both baselines)")
 	fs.IntVar(&opt.rows, "rows", 10000, "rows in api.items")
+	only := fs.String("w", "", "workloads to measure, comma-separated (default: all)")
+	fs.BoolVar(&opt.cpuPerRequest, "cpu", false, "after each row, print the process's CPU time per request of each variant")
 	fs.StringVar(&opt.cpuProfile, "cpuprofile", "", "write a CPU profile of the measured load to `file` (go tool pprof)")
 	if err := fs.Parse(args); err != nil {
 		return opt, err
@@ -157,6 +163,9 @@ func parseFlags(args []string) (options, error) {
 			return opt, fmt.Errorf("-c: %q is not a concurrency", s)
 		}
 		opt.conc = append(opt.conc, n)
+	}
+	if *only != "" {
+		opt.only = strings.Split(*only, ",")
 	}
 	switch {
 	case opt.reps < 1:
@@ -214,12 +223,18 @@ func run(ctx context.Context, opt options) error {
 	printHeader()
 	var failed []string
 	for _, wl := range env.workloads {
+		if len(opt.only) > 0 && !slices.Contains(opt.only, wl.name) {
+			continue
+		}
 		for _, c := range opt.conc {
 			row, err := measureCell(ctx, opt, wl, c, variants)
 			if err != nil {
 				return err
 			}
 			printRow(row)
+			if opt.cpuPerRequest {
+				printCPU(row, variants)
+			}
 			for i, v := range variants {
 				if row.errs[i] > 0 {
 					failed = append(failed, fmt.Sprintf("%s c=%d %s: %d failed requests, first: %v",
@@ -247,6 +262,7 @@ type cell struct {
 	p50, p99 time.Duration
 	errs     [3]int64
 	firstErr [3]error
+	cpu      [3]cpuUse
 }
 
 type ratio struct{ median, min, max float64 }
@@ -295,6 +311,7 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 			}
 		}
 		for i := range variants {
+			row.cpu[i].add(&round[i])
 			note(i, &round[i])
 			rates[i] = append(rates[i], round[i].rate())
 			latencies = append(latencies, round[i].latencies...)
