@@ -86,8 +86,8 @@ func readWithoutDatabase(e *Executor, w http.ResponseWriter, r *http.Request, ca
 	}
 	main, _ := sqlgen.Read(p, e.readOptions(req, rep))
 	settings := e.settingsStatement(asSent(r), id, req.Schema, false, nil, nil)
-	_ = statementName("", settings.SQL.String())
-	_ = statementName(id.Role, main.SQL.String())
+	_ = cachedStatementName("", settings.SQL.String())
+	_ = cachedStatementName(id.Role, main.SQL.String())
 	out, err := resultOutput(&txResult{rows: [][][]byte{{nil, []byte("1"), body, nil, nil}}})
 	if err != nil {
 		panic(err)

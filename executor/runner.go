@@ -108,7 +108,7 @@ func (e *Executor) pipeline(ctx context.Context, pg *pgconn.PgConn, spec *txSpec
 			// authenticator, whatever the request's role.
 			planRole = ""
 		}
-		names[i] = statementName(planRole, st.SQL.String())
+		names[i] = cachedStatementName(planRole, st.SQL.String())
 		if !prepared.has(names[i]) {
 			p.SendPrepare(names[i], st.SQL.String(), nil)
 			parses[i] = true
