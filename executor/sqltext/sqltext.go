@@ -116,8 +116,15 @@ func Join(parts []SQL, sep constant) SQL {
 // panics (every statement shape is covered by the golden tests).
 func Fmt(format constant, args ...SQL) SQL {
 	f := string(format)
+	// The exact length, so the text is built in one allocation (when the
+	// format's %s count is wrong, the panic below comes first or the
+	// size is merely off).
+	n := len(f) - 2*len(args)
+	for _, a := range args {
+		n += len(a.s)
+	}
 	var b strings.Builder
-	b.Grow(len(f) + 16*len(args))
+	b.Grow(max(n, 0))
 	used := 0
 	for {
 		i := strings.Index(f, "%s")
