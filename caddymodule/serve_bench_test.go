@@ -132,7 +132,8 @@ func (w *discardWriter) reset() {
 
 func BenchmarkServeHTTP(b *testing.B) {
 	dsn := benchDatabase(b)
-	h := Handler{DBURI: dsn, DBSchemas: []string{"api"}, DBAnonRole: "web_anon", JWTSecret: testSecret, LogLevel: "error"}
+	h := Handler{DBURI: dsn, DBSchemas: []string{"api"}, DBAnonRole: "web_anon", JWTSecret: testSecret,
+		Settings: Settings{LogLevel: "error"}}
 	ctx, cancel := caddy.NewContext(caddy.Context{Context: context.Background()})
 	if err := h.Provision(ctx); err != nil {
 		b.Fatal(err)
