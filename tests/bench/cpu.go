@@ -44,7 +44,7 @@ func (c cpuUse) perRequest() float64 {
 func printCPU(r *cell, variants []*variant) {
 	parts := make([]string, 0, len(variants)+1)
 	for i, v := range variants {
-		parts = append(parts, fmt.Sprintf("%s %.1fµs", v.name, r.cpu[i].perRequest()))
+		parts = append(parts, fmt.Sprintf("%s %.1fµs (%d req)", v.name, r.cpu[i].perRequest(), r.cpu[i].requests))
 	}
 	parts = append(parts, fmt.Sprintf("pgrest-raw %.1fµs", r.cpu[0].perRequest()-r.cpu[1].perRequest()))
 	fmt.Printf("%-11s %5s cpu/req: %s\n", "", "", strings.Join(parts, "  "))
