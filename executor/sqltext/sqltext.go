@@ -47,6 +47,12 @@ func (s SQL) IsEmpty() bool { return s.s == "" }
 func Ident(name string) SQL {
 	var b strings.Builder
 	b.Grow(len(name) + 2)
+	writeIdent(&b, name)
+	return SQL{b.String()}
+}
+
+// writeIdent writes name quoted, as Ident returns it.
+func writeIdent(b *strings.Builder, name string) {
 	b.WriteByte('"')
 	for i := 0; i < len(name); i++ {
 		switch c := name[i]; c {
@@ -58,12 +64,16 @@ func Ident(name string) SQL {
 		}
 	}
 	b.WriteByte('"')
-	return SQL{b.String()}
 }
 
 // Qualified renders schema.name with both parts quoted.
 func Qualified(schema, name string) SQL {
-	return SQL{Ident(schema).s + "." + Ident(name).s}
+	var b strings.Builder
+	b.Grow(len(schema) + len(name) + 5)
+	writeIdent(&b, schema)
+	b.WriteByte('.')
+	writeIdent(&b, name)
+	return SQL{b.String()}
 }
 
 // Param is the placeholder of the n-th bind parameter ($1 is the first).
