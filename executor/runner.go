@@ -141,7 +141,7 @@ func (e *Executor) pipeline(ctx context.Context, pg *pgconn.PgConn, spec *txSpec
 // readPipeline reads the results in the order pipeline sent them. The
 // result of every statement is returned; the last is the main statement.
 // The first, the settings statement, is read and checked but its row is
-// not kept: nothing reads it.
+// not kept (unless it is also the last): nothing reads it.
 func readPipeline(p *pgconn.Pipeline, spec *txSpec, parses []bool, names []string, prepared *statementSet) ([]*txResult, error) {
 	if err := readResult(p, nil); err != nil {
 		return nil, &beginError{err}
@@ -158,7 +158,7 @@ func readPipeline(p *pgconn.Pipeline, spec *txSpec, parses []bool, names []strin
 		}
 		results[i] = &backing[i]
 		keep := results[i]
-		if i == 0 {
+		if i == 0 && len(spec.statements) > 1 {
 			keep = nil
 		}
 		if err := readResult(p, keep); err != nil {
