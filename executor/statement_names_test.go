@@ -2,6 +2,7 @@ package executor
 
 import (
 	"strconv"
+	"sync"
 	"testing"
 )
 
@@ -37,4 +38,21 @@ func TestStatementNamesStayBounded(t *testing.T) {
 	if n > maxStatementNames {
 		t.Errorf("%d names remembered, more than %d", n, maxStatementNames)
 	}
+}
+
+// Requests name their statements concurrently; run with -race.
+func TestCachedStatementNameConcurrently(t *testing.T) {
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range maxStatementNames + 100 {
+				sql := "select " + strconv.Itoa(i%(50*(g+1)))
+				if got, want := cachedStatementName("r", sql), statementName("r", sql); got != want {
+					t.Errorf("%q: %s, want %s", sql, got, want)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
