@@ -115,24 +115,34 @@ func parseGUCHeaders(raw []byte) (http.Header, *apierr.Error) {
 // the Content-Profile.
 func (o *output) write(w http.ResponseWriter, r *http.Request, profile string) int {
 	h := w.Header()
+	// The values of the headers set here share one array, allocated per
+	// response; each is capped at its one value, so that an Add by a
+	// later handler copies instead of overwriting its neighbour. This
+	// is Header.Set with canonical names.
+	values := make([]string, 0, 6)
+	set := func(name, value string) {
+		values = append(values, value)
+		n := len(values)
+		h[name] = values[n-1 : n : n]
+	}
 	// A HEAD answers with GET's headers, Content-Type included, as
 	// PostgREST's do; other bodiless answers (return=minimal, 204) have
 	// none.
 	withType := !o.noBody || (r.Method == http.MethodHead && o.status != http.StatusNoContent)
 	if o.contentType != "" && withType {
-		h.Set("Content-Type", o.contentType)
+		set("Content-Type", o.contentType)
 	}
 	if o.contentRange != "" {
-		h.Set("Content-Range", o.contentRange)
+		set("Content-Range", o.contentRange)
 	}
 	if o.contentLocation != "" {
-		h.Set("Content-Location", o.contentLocation)
+		set("Content-Location", o.contentLocation)
 	}
 	if profile != "" {
-		h.Set("Content-Profile", profile)
+		set("Content-Profile", profile)
 	}
 	if len(o.preferenceApplied) > 0 {
-		h.Set("Preference-Applied", strings.Join(o.preferenceApplied, ", "))
+		set("Preference-Applied", strings.Join(o.preferenceApplied, ", "))
 	}
 	for k, vs := range o.headers {
 		h[k] = vs
@@ -155,7 +165,7 @@ func (o *output) write(w http.ResponseWriter, r *http.Request, profile string) i
 		body = nil
 	}
 	if body != nil {
-		h.Set("Content-Length", strconv.Itoa(len(body)))
+		set("Content-Length", strconv.Itoa(len(body)))
 	}
 	w.WriteHeader(status)
 	if r.Method != http.MethodHead && body != nil {

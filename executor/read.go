@@ -42,10 +42,15 @@ func (e *Executor) read(r *http.Request, req *apirequest.Request, cache *schema.
 // contentLocation is the read's canonical address, as PostgREST sends it:
 // the path and the query parameters sorted by name.
 func contentLocation(req *apirequest.Request) string {
-	loc := "/" + req.Name
 	if req.RawQuery == "" {
-		return loc
+		return "/" + req.Name
 	}
+	if querySorted(req.RawQuery) {
+		// Already in order (one parameter, say): the sort below would
+		// give the query back as it is.
+		return "/" + req.Name + "?" + req.RawQuery
+	}
+	loc := "/" + req.Name
 	params := strings.FieldsFunc(req.RawQuery, func(r rune) bool { return r == '&' })
 	sort.SliceStable(params, func(i, j int) bool {
 		ki, _, _ := strings.Cut(params[i], "=")
@@ -53,6 +58,24 @@ func contentLocation(req *apirequest.Request) string {
 		return ki < kj
 	})
 	return loc + "?" + strings.Join(params, "&")
+}
+
+// querySorted says whether the query string has no empty parameter and
+// its parameters' names are in order: what contentLocation's sort and
+// join would leave unchanged.
+func querySorted(rawQuery string) bool {
+	prev := ""
+	for param := range strings.SplitSeq(rawQuery, "&") {
+		if param == "" {
+			return false
+		}
+		key, _, _ := strings.Cut(param, "=")
+		if key < prev {
+			return false
+		}
+		prev = key
+	}
+	return true
 }
 
 // planRead negotiates the representation and plans a read of rel's rows

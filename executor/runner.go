@@ -108,7 +108,7 @@ func (e *Executor) pipeline(ctx context.Context, pg *pgconn.PgConn, spec *txSpec
 			// authenticator, whatever the request's role.
 			planRole = ""
 		}
-		names[i] = statementName(planRole, st.SQL.String())
+		names[i] = cachedStatementName(planRole, st.SQL.String())
 		if !prepared.has(names[i]) {
 			p.SendPrepare(names[i], st.SQL.String(), nil)
 			parses[i] = true
@@ -140,10 +140,14 @@ func (e *Executor) pipeline(ctx context.Context, pg *pgconn.PgConn, spec *txSpec
 
 // readPipeline reads the results in the order pipeline sent them. The
 // result of every statement is returned; the last is the main statement.
+// The first, the settings statement, is read and checked but its row is
+// not kept (unless it is also the last): nothing reads it.
 func readPipeline(p *pgconn.Pipeline, spec *txSpec, parses []bool, names []string, prepared *statementSet) ([]*txResult, error) {
-	if _, err := readResult(p, false); err != nil {
+	if err := readResult(p, nil); err != nil {
 		return nil, &beginError{err}
 	}
+	// One allocation for every statement's result.
+	backing := make([]txResult, len(spec.statements))
 	results := make([]*txResult, len(spec.statements))
 	for i := range spec.statements {
 		if parses[i] {
@@ -152,14 +156,17 @@ func readPipeline(p *pgconn.Pipeline, spec *txSpec, parses []bool, names []strin
 			}
 			prepared.add(names[i])
 		}
-		r, err := readResult(p, true)
-		if err != nil {
+		results[i] = &backing[i]
+		keep := results[i]
+		if i == 0 && len(spec.statements) > 1 {
+			keep = nil
+		}
+		if err := readResult(p, keep); err != nil {
 			return nil, err
 		}
-		results[i] = r
 	}
 	if spec.decided {
-		if _, err := readResult(p, false); err != nil {
+		if err := readResult(p, nil); err != nil {
 			return nil, err
 		}
 	}
@@ -169,33 +176,45 @@ func readPipeline(p *pgconn.Pipeline, spec *txSpec, parses []bool, names []strin
 	return results, nil
 }
 
-// readResult reads one statement's result, keeping its rows when keep.
-func readResult(p *pgconn.Pipeline, keep bool) (*txResult, error) {
+// readResult reads one statement's result into res, or reads it through
+// when res is nil.
+func readResult(p *pgconn.Pipeline, res *txResult) error {
 	out, err := p.GetResults()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	rr, ok := out.(*pgconn.ResultReader)
 	if !ok {
-		return nil, errors.New("pipeline: unexpected result")
+		return errors.New("pipeline: unexpected result")
 	}
-	res := &txResult{}
 	for rr.NextRow() {
-		if !keep {
-			continue
+		if res != nil {
+			res.rows = append(res.rows, copyRow(rr.Values()))
 		}
-		vals := rr.Values()
-		row := make([][]byte, len(vals))
-		for i, v := range vals {
-			if v != nil {
-				// The reader reuses its buffer for the next row.
-				row[i] = append(make([]byte, 0, len(v)), v...)
-			}
-		}
-		res.rows = append(res.rows, row)
 	}
 	_, err = rr.Close()
-	return res, err
+	return err
+}
+
+// copyRow copies a row out of the reader, which reuses its buffer for the
+// next row: all its values in one allocation, NULLs kept nil.
+func copyRow(vals [][]byte) [][]byte {
+	size := 0
+	for _, v := range vals {
+		size += len(v)
+	}
+	buf := make([]byte, 0, size)
+	row := make([][]byte, len(vals))
+	for i, v := range vals {
+		if v != nil {
+			start := len(buf)
+			buf = append(buf, v...)
+			// Capped, so that appending to one value cannot overwrite
+			// the next.
+			row[i] = buf[start:len(buf):len(buf)]
+		}
+	}
+	return row
 }
 
 // beginError is a failure of BEGIN itself: nothing of the request ran, so

@@ -124,6 +124,28 @@ func headersJSON(r *http.Request) []byte {
 		b = appendJSONString(b, value)
 	}
 	for k, vs := range r.Header {
+		if plainASCII(k) {
+			// The common case, written lower-cased without a string of
+			// its own. For ASCII, EqualFold is what ToLower compares.
+			if strings.EqualFold(k, "cookie") || strings.EqualFold(k, "host") {
+				continue
+			}
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			b = append(b, '"')
+			for i := 0; i < len(k); i++ {
+				c := k[i]
+				if 'A' <= c && c <= 'Z' {
+					c += 'a' - 'A'
+				}
+				b = append(b, c)
+			}
+			b = append(b, '"', ':')
+			b = appendJSONString(b, strings.Join(vs, ", "))
+			continue
+		}
 		name := strings.ToLower(k)
 		if name == "cookie" || name == "host" {
 			continue
@@ -134,6 +156,17 @@ func headersJSON(r *http.Request) []byte {
 		add("host", r.Host)
 	}
 	return append(b, '}')
+}
+
+// plainASCII says whether s is ASCII that a JSON string holds as it is:
+// no control character, quote or backslash.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // appendJSONString appends s as a JSON string.

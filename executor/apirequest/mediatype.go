@@ -149,6 +149,12 @@ func parseAccept(accept string) []acceptItem {
 		if part == "" {
 			continue
 		}
+		if simpleMediaType(part) {
+			// What ParseMediaType would return, without its map: no
+			// parameters, so quality 1 and nothing to strip.
+			items = append(items, acceptItem{typ: part, q: 1, specificity: -strings.Count(part, "*")})
+			continue
+		}
 		typ, params, err := mime.ParseMediaType(part)
 		if err != nil {
 			// Keep the bare type so the 406 names what was asked.
@@ -164,6 +170,9 @@ func parseAccept(accept string) []acceptItem {
 		items = append(items, acceptItem{typ: typ, params: params, q: q,
 			specificity: strings.Count(part, ";") - qParams(part) - strings.Count(typ, "*")})
 	}
+	if len(items) < 2 {
+		return items
+	}
 	sort.SliceStable(items, func(a, b int) bool {
 		x, y := items[a], items[b]
 		if x.q != y.q {
@@ -172,6 +181,27 @@ func parseAccept(accept string) []acceptItem {
 		return x.specificity > y.specificity
 	})
 	return items
+}
+
+// simpleMediaType says whether part is a bare media range, type/subtype
+// in lower case without parameters, as most clients send it: a range
+// mime.ParseMediaType would return unchanged, with no parameters.
+func simpleMediaType(part string) bool {
+	slash := strings.IndexByte(part, '/')
+	if slash <= 0 || slash == len(part)-1 {
+		return false
+	}
+	for i := 0; i < len(part); i++ {
+		c := part[i]
+		switch {
+		case i == slash:
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+		case strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // qParams counts the q parameters of a media range, which say its quality,

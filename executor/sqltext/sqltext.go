@@ -47,6 +47,12 @@ func (s SQL) IsEmpty() bool { return s.s == "" }
 func Ident(name string) SQL {
 	var b strings.Builder
 	b.Grow(len(name) + 2)
+	writeIdent(&b, name)
+	return SQL{b.String()}
+}
+
+// writeIdent writes name quoted, as Ident returns it.
+func writeIdent(b *strings.Builder, name string) {
 	b.WriteByte('"')
 	for i := 0; i < len(name); i++ {
 		switch c := name[i]; c {
@@ -58,12 +64,16 @@ func Ident(name string) SQL {
 		}
 	}
 	b.WriteByte('"')
-	return SQL{b.String()}
 }
 
 // Qualified renders schema.name with both parts quoted.
 func Qualified(schema, name string) SQL {
-	return SQL{Ident(schema).s + "." + Ident(name).s}
+	var b strings.Builder
+	b.Grow(len(schema) + len(name) + 5)
+	writeIdent(&b, schema)
+	b.WriteByte('.')
+	writeIdent(&b, name)
+	return SQL{b.String()}
 }
 
 // Param is the placeholder of the n-th bind parameter ($1 is the first).
@@ -116,8 +126,15 @@ func Join(parts []SQL, sep constant) SQL {
 // panics (every statement shape is covered by the golden tests).
 func Fmt(format constant, args ...SQL) SQL {
 	f := string(format)
+	// The exact length, so the text is built in one allocation (when the
+	// format's %s count is wrong, the panic below comes first or the
+	// size is merely off).
+	n := len(f) - 2*len(args)
+	for _, a := range args {
+		n += len(a.s)
+	}
 	var b strings.Builder
-	b.Grow(len(f) + 16*len(args))
+	b.Grow(max(n, 0))
 	used := 0
 	for {
 		i := strings.Index(f, "%s")

@@ -196,6 +196,8 @@ type options struct {
 	disconnect time.Duration
 	// schemaLoad measures the schema cache's load time.
 	schemaLoad bool
+	// only names the workloads to measure; empty measures them all.
+	only []string
 	// cpuProfile is where to write a CPU profile of the whole process
 	// (pgrest, Caddy, the load generator and the baselines).
 	cpuProfile string
@@ -234,6 +236,7 @@ func parseFlags(args []string) (options, error) {
 	fs.StringVar(&opt.caddyBinary, "caddy", "", "a Caddy binary with pgrest (`path`, e.g. bin/caddy of make build) for the memory measurement; default: this program run as Caddy")
 	fs.DurationVar(&opt.disconnect, "disconnect", 2*time.Second, "length of the phase of clients hanging up mid-request; 0 skips it")
 	fs.BoolVar(&opt.schemaLoad, "schema-load", true, "measure the schema cache's load time on 1,000 tables")
+	only := fs.String("w", "", "workloads to measure, comma-separated (default: all)")
 	fs.StringVar(&opt.cpuProfile, "cpuprofile", "", "write a CPU profile of the measured load to `file` (go tool pprof)")
 	if err := fs.Parse(args); err != nil {
 		return opt, err
@@ -247,6 +250,9 @@ func parseFlags(args []string) (options, error) {
 			return opt, fmt.Errorf("-c: %q is not a concurrency", s)
 		}
 		opt.conc = append(opt.conc, n)
+	}
+	if *only != "" {
+		opt.only = strings.Split(*only, ",")
 	}
 	switch {
 	case opt.reps < 1:
@@ -321,6 +327,9 @@ func run(ctx context.Context, opt options) error {
 	printHeader(variants)
 	var rows []*cell
 	for _, wl := range env.workloads {
+		if len(opt.only) > 0 && !slices.Contains(opt.only, wl.name) {
+			continue
+		}
 		for _, c := range opt.conc {
 			row, err := measureCell(ctx, opt, wl, c, variants, env.db)
 			if err != nil {
