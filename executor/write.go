@@ -144,15 +144,17 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 	// PostgREST neither checks nor reports it on POST and PUT.
 	maxAffected := prefs.Handling == "strict" && prefs.MaxAffected != nil &&
 		(req.Action == apirequest.ActionUpdate || req.Action == apirequest.ActionDelete)
+	// In PostgREST's order: a singular response's check comes before
+	// max-affected's.
 	var checks pageChecks
-	if maxAffected {
-		checks = append(checks, maxAffectedCheck(*prefs.MaxAffected))
-	}
 	if req.Action == apirequest.ActionUpsert {
 		checks = append(checks, putMatchCheck())
 	}
 	if rep.Media == apirequest.MediaSingleObject {
 		checks = append(checks, singularCheck())
+	}
+	if maxAffected {
+		checks = append(checks, maxAffectedCheck(*prefs.MaxAffected))
 	}
 	st := sqlgen.Write(m, p, sqlgen.WriteOptions{
 		// The checks run in SQL too, to roll back there.
