@@ -51,20 +51,15 @@ func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schem
 	}
 	readOnly := !isPost || fn.Volatility != 'v'
 	prefs := req.Preferences
-	var check func(*output) error
+	var checks pageChecks
 	if prefs.Handling == "strict" && prefs.MaxAffected != nil {
 		if !fn.Returns.Set {
 			return nil, apierr.MaxAffectedRPCViolation()
 		}
-		check = func(out *output) error {
-			if out.pageTotal > *prefs.MaxAffected {
-				return apierr.MaxAffectedViolation(out.pageTotal)
-			}
-			return nil
-		}
+		checks = pageChecks{maxAffectedCheck(*prefs.MaxAffected)}
 	}
 	if fn.Returns.Shape == schema.ReturnsComposite {
-		out, err := e.invokeRows(r, req, cache, id, q, fn, call, readOnly, check)
+		out, err := e.invokeRows(r, req, cache, id, q, fn, call, readOnly, checks)
 		if err != nil {
 			return nil, err
 		}
@@ -91,15 +86,12 @@ func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schem
 		}
 		call.Count = countsCall(prefs.Count)
 	}
+	// A call that writes checks its result in SQL, to roll back there.
+	call.RecordPageTotal = !readOnly && len(checks) > 0
 	out, _, err := e.transactWith(r, req, cache, id, sqlgen.CallFunction(call),
-		txOptions{readOnly: readOnly, check: check, settings: e.hoisted(fn.Settings), volatile: fn.Volatility == 'v'})
+		txOptions{readOnly: readOnly, checks: checks, settings: e.hoisted(fn.Settings), volatile: fn.Volatility == 'v'})
 	if err != nil {
 		return nil, err
-	}
-	if readOnly && check != nil {
-		if err := check(out); err != nil {
-			return nil, err
-		}
 	}
 	if !fn.Returns.Set && countsCall(prefs.Count) {
 		// One value counts as one, as PostgREST counts the call's row.
@@ -156,7 +148,7 @@ func (e *Executor) appliedCallPreferences(p apirequest.Preferences) []string {
 // rows are those of the table the function returns, when it returns one
 // (so they embed like the table's), else of an anonymous row type.
 func (e *Executor) invokeRows(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity,
-	q *apirequest.Query, fn *schema.Function, call sqlgen.Call, readOnly bool, check func(*output) error) (*output, error) {
+	q *apirequest.Query, fn *schema.Function, call sqlgen.Call, readOnly bool, checks pageChecks) (*output, error) {
 	// A call's rows are counted exactly for count=exact and estimated and
 	// not at all for planned, as PostgREST counts them.
 	counted := *req
@@ -173,9 +165,12 @@ func (e *Executor) invokeRows(r *http.Request, req *apirequest.Request, cache *s
 	if aerr != nil {
 		return nil, aerr
 	}
-	main, explain := sqlgen.CallRead(call, p, e.readOptions(req, rep), !fn.Returns.Set)
+	opts := e.readOptions(req, rep)
+	// A call that writes checks its result in SQL, to roll back there.
+	opts.RecordPageTotal = !readOnly && len(readChecks(rep, checks)) > 0
+	main, explain := sqlgen.CallRead(call, p, opts, !fn.Returns.Set)
 	out, err := e.readTransaction(r, req, cache, id, p, rep, main, explain,
-		txOptions{readOnly: readOnly, check: check, settings: e.hoisted(fn.Settings), volatile: fn.Volatility == 'v'})
+		txOptions{readOnly: readOnly, checks: checks, settings: e.hoisted(fn.Settings), volatile: fn.Volatility == 'v'})
 	if err != nil {
 		return nil, planLegacyNames(err, p)
 	}

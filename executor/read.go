@@ -112,32 +112,15 @@ func (e *Executor) readOptions(req *apirequest.Request, rep apirequest.Represent
 func (e *Executor) readTransaction(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity,
 	p *plan.Read, rep apirequest.Representation, main sqlgen.Statement, explain *sqlgen.Statement,
 	opts txOptions) (*output, error) {
-	readOnly, check := opts.readOnly, opts.check
 	count := req.Preferences.Count
 	var extras []sqlgen.Statement
 	if explain != nil {
 		extras = append(extras, *explain)
 	}
-	singular := func(out *output) error {
-		if rep.Media == apirequest.MediaSingleObject && out.pageTotal != 1 {
-			return apierr.Singularity(out.pageTotal)
-		}
-		if check != nil {
-			return check(out)
-		}
-		return nil
-	}
-	opts.check, opts.extras = singular, extras
+	opts.checks, opts.extras = readChecks(rep, opts.checks), extras
 	out, extraResults, err := e.transactWith(r, req, cache, id, main, opts)
 	if err != nil {
 		return nil, err
-	}
-	if readOnly {
-		// A read-only transaction ended before the check could run; it
-		// wrote nothing, so checking afterwards loses nothing.
-		if err := singular(out); err != nil {
-			return nil, err
-		}
 	}
 	if explain != nil {
 		planned, err := plannedRows(extraResults[0])
@@ -161,6 +144,15 @@ func (e *Executor) readTransaction(r *http.Request, req *apirequest.Request, cac
 	// follows, in Serve (timezoneApplied).
 	out.preferenceApplied = appliedReadPreferences(req.Preferences, out.preferenceApplied)
 	return out, rangeStatus(out, p.Range.Offset)
+}
+
+// readChecks are the checks of a read's result: a singular
+// representation's (PGRST116), then checks.
+func readChecks(rep apirequest.Representation, checks pageChecks) pageChecks {
+	if rep.Media != apirequest.MediaSingleObject {
+		return checks
+	}
+	return append(pageChecks{singularCheck()}, checks...)
 }
 
 // rangeStatus sets Content-Range and the status PostgREST gives a page:

@@ -24,10 +24,27 @@ type txSpec struct {
 	// are prepared per role (see statementName).
 	role string
 	// decided is true when commit-or-rollback is known before the main
-	// statement runs (reads): the end is then pipelined with the rest and
-	// the whole transaction takes one round trip.
+	// statement runs, or is left to the guard (see txSpecFor): the end is
+	// then pipelined with the rest and the whole transaction takes one
+	// round trip.
 	decided bool
 	commit  bool
+	// guard, when set, runs after the main statement and raises an error
+	// when the main result fails the request's checks (see guard.go). A
+	// Sync follows it and the end, COMMIT, comes after the Sync: when the
+	// guard (or any statement) failed, the server skipped to the Sync and
+	// the COMMIT of the failed transaction rolls it back. Either way the
+	// transaction ends in the one round trip.
+	guard *sqlgen.Statement
+}
+
+// sent are the statements the pipeline sends: the request's and the
+// guard, when there is one.
+func (spec *txSpec) sent() []sqlgen.Statement {
+	if spec.guard == nil {
+		return spec.statements
+	}
+	return append(spec.statements[:len(spec.statements):len(spec.statements)], *spec.guard)
 }
 
 // txResult is what one statement returned.
@@ -45,15 +62,17 @@ const (
 )
 
 // run executes spec on pg. The statements are pipelined: BEGIN, every
-// statement and, when decided, COMMIT or ROLLBACK go in one round trip.
-// Otherwise decide is called with the main result and the end is sent in a
-// second round trip. Every error leaves the connection idle (rolled back)
-// or closed, never inside a transaction.
+// statement, the guard and, when decided, COMMIT or ROLLBACK go in one
+// round trip. Otherwise decide is called with the main result and the end
+// is sent in a second round trip. Every error leaves the connection idle
+// (rolled back) or closed, never inside a transaction. A failed guard
+// returns the results with its error: the main result says which check
+// failed.
 func (e *Executor) run(ctx context.Context, pg *pgconn.PgConn, spec *txSpec, decide txDecision) ([]*txResult, error) {
 	res, err := e.pipeline(ctx, pg, spec)
 	if err != nil {
 		rollbackIfOpen(ctx, pg)
-		return nil, err
+		return res, err
 	}
 	if spec.decided {
 		return res, nil
@@ -95,9 +114,10 @@ func (e *Executor) pipeline(ctx context.Context, pg *pgconn.PgConn, spec *txSpec
 	// Statements not yet prepared on this connection are prepared inside
 	// the pipeline, after set_config('role', ...) has run, so that Parse
 	// checks names as the request's role and not as the authenticator.
-	names := make([]string, len(spec.statements))
-	parses := make([]bool, len(spec.statements))
-	for i, st := range spec.statements {
+	statements := spec.sent()
+	names := make([]string, len(statements))
+	parses := make([]bool, len(statements))
+	for i, st := range statements {
 		if !e.cfg.PreparedStatements {
 			p.SendQueryParams(st.SQL.String(), st.Args, nil, nil, nil)
 			continue
@@ -115,6 +135,10 @@ func (e *Executor) pipeline(ctx context.Context, pg *pgconn.PgConn, spec *txSpec
 		}
 		p.SendQueryPrepared(names[i], st.Args, nil, nil)
 	}
+	if spec.guard != nil {
+		// A failed guard skips to here; the COMMIT below then rolls back.
+		p.SendPipelineSync()
+	}
 	if spec.decided {
 		if spec.commit {
 			p.SendQueryParams("COMMIT", nil, nil, nil, nil)
@@ -130,7 +154,7 @@ func (e *Executor) pipeline(ctx context.Context, pg *pgconn.PgConn, spec *txSpec
 	res, err := readPipeline(p, spec, parses, names, prepared)
 	closeErr := p.Close()
 	if err != nil {
-		return nil, err
+		return res, err
 	}
 	if closeErr != nil {
 		return nil, closeErr
@@ -141,7 +165,8 @@ func (e *Executor) pipeline(ctx context.Context, pg *pgconn.PgConn, spec *txSpec
 // readPipeline reads the results in the order pipeline sent them. The
 // result of every statement is returned; the last is the main statement.
 // The first, the settings statement, is read and checked but its row is
-// not kept (unless it is also the last): nothing reads it.
+// not kept (unless it is also the last): nothing reads it. A failed guard
+// returns the results with a *guardFailure.
 func readPipeline(p *pgconn.Pipeline, spec *txSpec, parses []bool, names []string, prepared *statementSet) ([]*txResult, error) {
 	if err := readResult(p, nil); err != nil {
 		return nil, &beginError{err}
@@ -149,19 +174,32 @@ func readPipeline(p *pgconn.Pipeline, spec *txSpec, parses []bool, names []strin
 	// One allocation for every statement's result.
 	backing := make([]txResult, len(spec.statements))
 	results := make([]*txResult, len(spec.statements))
-	for i := range spec.statements {
+	for i := range parses {
 		if parses[i] {
 			if _, err := p.GetResults(); err != nil {
 				return nil, err
 			}
 			prepared.add(names[i])
 		}
-		results[i] = &backing[i]
-		keep := results[i]
-		if i == 0 && len(spec.statements) > 1 {
-			keep = nil
+		guard := i == len(results)
+		var keep *txResult
+		if !guard {
+			results[i] = &backing[i]
+			// The settings statement's row is not kept unless it is
+			// also the main statement.
+			if i > 0 || len(spec.statements) == 1 {
+				keep = results[i]
+			}
 		}
 		if err := readResult(p, keep); err != nil {
+			if guard {
+				return results, &guardFailure{err}
+			}
+			return nil, err
+		}
+	}
+	if spec.guard != nil {
+		if _, err := p.GetResults(); err != nil { // the Sync after the guard
 			return nil, err
 		}
 	}

@@ -2,6 +2,7 @@ package executor
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -17,9 +18,10 @@ import (
 )
 
 // transact runs main in the request's transaction: settings, pre-request,
-// extras, main. Read-only transactions end in the same round trip; others
-// are decided after the result is checked, so an error response never
-// leaves a write behind. The extras' results are returned in order.
+// extras, main. Every transaction ends in the same round trip: a check of
+// a read-write transaction's result runs in SQL too (see guard.go), so an
+// error response never leaves a write behind. The extras' results are
+// returned in order.
 func (e *Executor) transact(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity,
 	main sqlgen.Statement, readOnly bool, extras ...sqlgen.Statement) (*output, []*txResult, error) {
 	return e.transactWith(r, req, cache, id, main, txOptions{readOnly: readOnly, extras: extras})
@@ -28,9 +30,9 @@ func (e *Executor) transact(r *http.Request, req *apirequest.Request, cache *sch
 // txOptions vary a request's transaction.
 type txOptions struct {
 	readOnly bool
-	// check runs on the main result before a read-write transaction ends;
-	// its error rolls back.
-	check func(*output) error
+	// checks hold the main result's page_total; a failed one is the
+	// response and, in a read-write transaction, rolls back.
+	checks pageChecks
 	// extras run before the main statement; their results are returned.
 	extras []sqlgen.Statement
 	// settings are set for the transaction with the request's own (a
@@ -61,25 +63,37 @@ func (e *Executor) transactWith(r *http.Request, req *apirequest.Request, cache 
 	if e.cfg.LogQuery {
 		e.logQueries(statements)
 	}
-	spec := &txSpec{readOnly: opts.readOnly, statements: statements, role: id.Role, decided: opts.readOnly, commit: commit}
+	spec := e.txSpecFor(statements, id.Role, commit, opts)
 
 	var out *output
 	decide := func(res *txResult) (bool, error) {
 		var oerr error
 		out, oerr = resultOutput(res)
-		if oerr == nil && opts.check != nil {
-			oerr = opts.check(out)
+		if oerr == nil {
+			oerr = opts.checks.check(out.pageTotal)
 		}
 		return commit && oerr == nil, oerr
 	}
 	start := time.Now()
 	results, err := e.runRouted(r.Context(), e.mayReadFromReplica(r, req, opts), spec, decide)
+	var failed *guardFailure
+	if errors.As(err, &failed) {
+		return nil, nil, guardFailed(results, opts.checks, err)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
 	txDuration := time.Since(start)
 	if out == nil { // decided up front: the check runs after the fact
 		if out, err = resultOutput(results[len(results)-1]); err != nil {
+			return nil, nil, err
+		}
+		if err := opts.checks.check(out.pageTotal); err != nil {
+			if spec.guard != nil {
+				// The guard passed what pgrest refuses: something
+				// changed pgrst.page_total after the main statement.
+				e.logger.Error("a write committed although its result fails the request's checks", zap.Error(err))
+			}
 			return nil, nil, err
 		}
 	}

@@ -140,28 +140,29 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 	if prefs.Return != "representation" {
 		bodyRep = apirequest.Representation{Media: apirequest.MediaJSON}
 	}
-	st := sqlgen.Write(m, p, sqlgen.WriteOptions{
-		ReadOptions:   sqlgen.ReadOptions{Representation: bodyRep, NoBody: minimal},
-		CountInserted: upsertCount,
-		Minimal:       minimal,
-	})
 	// max-affected bounds PATCH and DELETE, and only with handling=strict;
 	// PostgREST neither checks nor reports it on POST and PUT.
 	maxAffected := prefs.Handling == "strict" && prefs.MaxAffected != nil &&
 		(req.Action == apirequest.ActionUpdate || req.Action == apirequest.ActionDelete)
-	check := func(out *output) error {
-		if maxAffected && out.pageTotal > *prefs.MaxAffected {
-			return apierr.MaxAffectedViolation(out.pageTotal)
-		}
-		if req.Action == apirequest.ActionUpsert && out.pageTotal == 0 {
-			return apierr.PutMatchingPK()
-		}
-		if rep.Media == apirequest.MediaSingleObject && out.pageTotal != 1 {
-			return apierr.Singularity(out.pageTotal)
-		}
-		return nil
+	// In PostgREST's order: a singular response's check comes before
+	// max-affected's.
+	var checks pageChecks
+	if req.Action == apirequest.ActionUpsert {
+		checks = append(checks, putMatchCheck())
 	}
-	out, _, err := e.transactWith(r, req, cache, id, st, txOptions{check: check})
+	if rep.Media == apirequest.MediaSingleObject {
+		checks = append(checks, singularCheck())
+	}
+	if maxAffected {
+		checks = append(checks, maxAffectedCheck(*prefs.MaxAffected))
+	}
+	st := sqlgen.Write(m, p, sqlgen.WriteOptions{
+		// The checks run in SQL too, to roll back there.
+		ReadOptions:   sqlgen.ReadOptions{Representation: bodyRep, NoBody: minimal, RecordPageTotal: len(checks) > 0},
+		CountInserted: upsertCount,
+		Minimal:       minimal,
+	})
+	out, _, err := e.transactWith(r, req, cache, id, st, txOptions{checks: checks})
 	var pgErr *pgconn.PgError
 	if req.Action == apirequest.ActionUpsert && errors.As(err, &pgErr) && pgErr.Code == "21000" {
 		// Two rows of a PUT body both match the URL's key: ON CONFLICT

@@ -29,6 +29,8 @@ type Call struct {
 	// Handler, when set, renders a scalar result: the function returns
 	// its media type domain, and the value is the body as it is.
 	Handler *schema.MediaHandler
+	// RecordPageTotal is ReadOptions.RecordPageTotal for CallFunction.
+	RecordPageTotal bool
 }
 
 // CallFunction builds the statement that calls c.Function, which returns
@@ -62,8 +64,8 @@ func CallFunction(c Call) Statement {
 		bodyText = scalarHandlerBody(c.Handler)
 	}
 	if !f.Returns.Set || f.Returns.Shape == schema.ReturnsVoid {
-		cols := sqltext.Fmt(resultColumns, sqltext.Const("null::bigint"), bodyText)
-		return Statement{SQL: sqltext.Fmt("select %s from (%s) _pgrst_t", cols, inner), Args: g.args}
+		cols := columns(c.RecordPageTotal, sqltext.Const("null::bigint"), bodyText)
+		return Statement{SQL: sqltext.Fmt("select %s from (%s) _pgrst_t", cols, inner), Args: g.args, RecordsPageTotal: c.RecordPageTotal}
 	}
 	// A set of scalars pages like a table: the call runs once, in a CTE
 	// that the page and the exact count both read.
@@ -81,8 +83,9 @@ func CallFunction(c Call) Statement {
 	if c.Count {
 		total = sqltext.Const("(select pg_catalog.count(*) from pgrst_all)")
 	}
-	cols := sqltext.Fmt(resultColumns, total, bodyText)
-	return Statement{SQL: sqltext.Fmt("with pgrst_all as (%s) select %s from (%s) _pgrst_t", inner, cols, page.SQL()), Args: g.args}
+	cols := columns(c.RecordPageTotal, total, bodyText)
+	return Statement{SQL: sqltext.Fmt("with pgrst_all as (%s) select %s from (%s) _pgrst_t", inner, cols, page.SQL()),
+		Args: g.args, RecordsPageTotal: c.RecordPageTotal}
 }
 
 // CallRead calls a function returning rows and shapes them with the read

@@ -18,6 +18,10 @@ type ReadOptions struct {
 	MaxRows int64
 	// NoBody skips building the body (HEAD).
 	NoBody bool
+	// RecordPageTotal leaves page_total in the transaction-local setting
+	// pgrst.page_total, where a guard statement checks it, so that a
+	// read-write transaction can roll back a failed check in SQL.
+	RecordPageTotal bool
 }
 
 // Read renders the main statement of a read and, for a planned count or
@@ -49,8 +53,8 @@ func (g *gen) read(p *plan.Read, opts ReadOptions, with sqltext.SQL) (main State
 	}
 	body := bodyExpr(opts)
 	sql := sqltext.Fmt("with %spgrst_source as (%s) select %s%s from pgrst_source _pgrst_t",
-		with, source, sqltext.Fmt(resultColumns, total, body), g.extraColumns)
-	return Statement{SQL: sql, Args: g.args}, explain
+		with, source, columns(opts.RecordPageTotal, total, body), g.extraColumns)
+	return Statement{SQL: sql, Args: g.args, RecordsPageTotal: opts.RecordPageTotal}, explain
 }
 
 // bodyExpr aggregates the rows into the negotiated representation.

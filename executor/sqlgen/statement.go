@@ -13,6 +13,10 @@ import "github.com/pgrest/caddy-pgrest/executor/sqltext"
 type Statement struct {
 	SQL  sqltext.SQL
 	Args [][]byte
+	// RecordsPageTotal says the statement also leaves its page_total in
+	// the transaction-local setting pgrst.page_total (see
+	// ReadOptions.RecordPageTotal).
+	RecordsPageTotal bool
 }
 
 // Every main statement returns these columns, in this order, so one
@@ -20,10 +24,28 @@ type Statement struct {
 // counted (else NULL), the rows in this page, the body as JSON text, and
 // the response.headers and response.status settings as the statement left
 // them (read in the same statement: no extra round trip).
-const resultColumns = `%s as total_result_set, pg_catalog.count(_pgrst_t) as page_total, ` +
-	`%s as body, ` +
+const resultColumns = `%s as total_result_set, pg_catalog.count(_pgrst_t) as page_total, ` + restColumns
+
+// recordedResultColumns are resultColumns whose page_total is also left in
+// the transaction-local setting pgrst.page_total: a later statement of
+// the transaction (the executor's guard) can then check it in SQL. The
+// column is the value set_config stored, so the executor reads the very
+// number the guard checks.
+const recordedResultColumns = `%s as total_result_set, ` +
+	`pg_catalog.set_config('pgrst.page_total', pg_catalog.count(_pgrst_t)::text, true)::bigint as page_total, ` + restColumns
+
+// restColumns follow page_total.
+const restColumns = `%s as body, ` +
 	`nullif(pg_catalog.current_setting('response.headers', true), '') as response_headers, ` +
 	`nullif(pg_catalog.current_setting('response.status', true), '') as response_status`
+
+// columns renders the result columns, recording page_total when record.
+func columns(record bool, total, body sqltext.SQL) sqltext.SQL {
+	if record {
+		return sqltext.Fmt(recordedResultColumns, total, body)
+	}
+	return sqltext.Fmt(resultColumns, total, body)
+}
 
 // Result column positions.
 const (

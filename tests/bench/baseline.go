@@ -188,24 +188,20 @@ func rawRead(ctx context.Context, pg *pgconn.PgConn, wl *workload, body []byte) 
 	return body, err
 }
 
-// rawWrite is pgrest's read-write transaction: BEGIN READ WRITE, the
-// settings and the main statement as one pipeline; then, once the main
-// statement's result shows the row written, COMMIT in a second round trip
-// (a simple query, as pgrest sends it).
+// rawWrite is pgrest's read-write transaction for a write without checks:
+// BEGIN READ WRITE, the settings, the main statement and COMMIT as one
+// pipeline, one round trip, as pgrest sends it. The main statement's
+// result must show the row written.
 func rawWrite(ctx context.Context, pg *pgconn.PgConn, wl *workload, body []byte) ([]byte, error) {
 	p := pg.StartPipeline(ctx)
 	p.SendQueryParams(beginReadWrite, nil, nil, nil, nil)
 	p.SendQueryPrepared(settingsName, wl.settings, nil, nil)
 	p.SendQueryPrepared(wl.mainName, wl.mainArgs, nil, nil)
-	body, written, err := readPipeline(p, 3, body)
-	if err != nil {
-		return body, err
+	p.SendQueryParams("COMMIT", nil, nil, nil, nil)
+	body, written, err := readPipeline(p, 4, body)
+	if err == nil && !written {
+		err = fmt.Errorf("%s: the insert wrote no row", wl.name)
 	}
-	if !written {
-		_, _ = pg.Exec(ctx, "ROLLBACK").ReadAll()
-		return body, fmt.Errorf("%s: the insert wrote no row", wl.name)
-	}
-	_, err = pg.Exec(ctx, "COMMIT").ReadAll()
 	return body, err
 }
 

@@ -26,9 +26,9 @@
 //     25 rows each embedding its 5 reviews (one-to-many, a lateral join
 //     per row).
 //   - items_post:  POST /item_log with Prefer: return=minimal, one row
-//     inserted per request (201, no body). A write: read-write
-//     transaction, committed in a second round trip once the result is
-//     checked. Every variant's requests add rows to api.item_log. The
+//     inserted per request (201, no body). A write without checks: a
+//     read-write transaction whose COMMIT is pipelined with the rest, one
+//     round trip. Every variant's requests add rows to api.item_log. The
 //     throwaway server runs with fsync and synchronous_commit off
 //     (scripts/pg.sh), so a commit waits for no disk here: the ratios
 //     show what pgrest adds, not what a durable commit costs.
@@ -46,8 +46,8 @@
 //
 //   - pgrest: HTTP/1.1 with keep-alive from a Go client in this process to
 //     Caddy + pgrest: JWT verification (cached), request parsing, the
-//     schema cache, SQL generation, one pipelined transaction (and, for a
-//     write, the COMMIT round trip), the response.
+//     schema cache, SQL generation, one pipelined transaction, the
+//     response.
 //   - caddy+raw: the ceiling the throughput goal is set against, the
 //     pipelined loop with Caddy's bare routing cost added, measured
 //     directly: the same HTTP client sends the same request to a second
@@ -60,10 +60,9 @@
 //     response headers beyond Content-Type: what pgrest does beyond that
 //     is what pgrest/caddy+raw measures.
 //   - raw: the same transaction written by hand with pgconn, in pgrest's
-//     round trips: for reads one pipelined round trip of BEGIN READ ONLY,
-//     the settings statement, the main statement and COMMIT; for writes a
-//     pipelined BEGIN READ WRITE, settings and main statement, then, once
-//     the result shows the row written, COMMIT. The settings and main
+//     round trips: one pipelined round trip of BEGIN READ ONLY (READ
+//     WRITE for writes), the settings statement, the main statement and
+//     COMMIT. The settings and main
 //     statements are prepared once per connection. Same SQL text and the
 //     same arguments as pgrest sends (the settings values are read back
 //     from what pgrest set), so it is the best a Go service could do for

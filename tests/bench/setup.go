@@ -142,8 +142,7 @@ const (
 	// read: GET on a table, sqlgen.Read; read-only, one round trip.
 	read kind = iota
 	// insert: POST on a table with return=minimal, sqlgen.Write;
-	// read-write, committed in a second round trip once the result is
-	// checked.
+	// read-write, nothing to check, committed in the same round trip.
 	insert
 	// call: POST /rpc/<function> of a stable function returning a
 	// scalar, sqlgen.CallFunction; read-only, one round trip.
@@ -182,7 +181,7 @@ type workload struct {
 func (wl *workload) readOnly() bool { return wl.kind != insert }
 
 // affected is the page_total a write's main statement must return for
-// the baselines to commit: one row inserted.
+// the baselines' answer to count: one row inserted.
 const affected = 1
 
 func newWorkloads() []*workload {

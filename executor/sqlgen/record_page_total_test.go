@@ -1,0 +1,46 @@
+package sqlgen
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pgrest/caddy-pgrest/executor/plan"
+	"github.com/pgrest/caddy-pgrest/executor/schema"
+)
+
+// A statement asked to record its page_total stores it with set_config
+// as the page_total column itself, and says so; one not asked counts
+// only. Every main statement shape takes the option: a write, a call
+// returning rows, a scalar call, a set of scalars.
+func TestRecordPageTotal(t *testing.T) {
+	rel := &schema.Relation{Schema: "api", Name: "items", Columns: []*schema.Column{{Name: "id"}}}
+	scalar := &schema.Function{Schema: "api", Name: "s", Returns: schema.Return{Shape: schema.ReturnsScalar, Type: "integer"}}
+	scalars := &schema.Function{Schema: "api", Name: "ss", Returns: schema.Return{Shape: schema.ReturnsScalar, Type: "integer", Set: true}}
+	rows := &schema.Function{Schema: "api", Name: "r", Returns: schema.Return{Shape: schema.ReturnsComposite, Set: true}}
+	shapes := map[string]func(record bool) Statement{
+		"write": func(record bool) Statement {
+			return Write(Mutation{Kind: Delete, Relation: rel, Where: &plan.Read{Relation: rel, Alias: "items"}},
+				&plan.Read{Relation: rel, Alias: "items"}, WriteOptions{ReadOptions: ReadOptions{RecordPageTotal: record}, Minimal: true})
+		},
+		"call returning rows": func(record bool) Statement {
+			st, _ := CallRead(Call{Function: rows}, &plan.Read{Relation: rel, Alias: "r"}, ReadOptions{RecordPageTotal: record}, false)
+			return st
+		},
+		"scalar call":    func(record bool) Statement { return CallFunction(Call{Function: scalar, RecordPageTotal: record}) },
+		"set of scalars": func(record bool) Statement { return CallFunction(Call{Function: scalars, RecordPageTotal: record}) },
+	}
+	const recorded = `pg_catalog.set_config('pgrst.page_total', pg_catalog.count(_pgrst_t)::text, true)::bigint as page_total`
+	for name, build := range shapes {
+		t.Run(name, func(t *testing.T) {
+			st := build(true)
+			if !st.RecordsPageTotal || !strings.Contains(st.SQL.String(), recorded) {
+				t.Errorf("recorded: RecordsPageTotal %v, SQL:\n%s", st.RecordsPageTotal, st.SQL)
+			}
+			st = build(false)
+			if st.RecordsPageTotal || strings.Contains(st.SQL.String(), "pgrst.page_total") ||
+				!strings.Contains(st.SQL.String(), "pg_catalog.count(_pgrst_t) as page_total") {
+				t.Errorf("not recorded: RecordsPageTotal %v, SQL:\n%s", st.RecordsPageTotal, st.SQL)
+			}
+		})
+	}
+}
