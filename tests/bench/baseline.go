@@ -36,8 +36,7 @@ const (
 		`set_config('request.method', $3, true), set_config('request.path', $4, true), ` +
 		`set_config('request.headers', $5, true), set_config('request.cookies', $6, true), ` +
 		`set_config('search_path', $7, true), ` +
-		`set_config('response.headers', '', true), set_config('response.status', '', true), ` +
-		`(select count(set_config(s.key, s.value, true)) from json_each_text($8::json) s)`
+		`set_config('response.headers', '', true), set_config('response.status', '', true)`
 	beginReadOnly  = "BEGIN ISOLATION LEVEL READ COMMITTED READ ONLY"
 	beginReadWrite = "BEGIN ISOLATION LEVEL READ COMMITTED READ WRITE"
 
