@@ -90,7 +90,7 @@ func (e *Executor) pipeline(ctx context.Context, pg *pgconn.PgConn, spec *txSpec
 	if spec.readOnly {
 		begin = beginReadOnly
 	}
-	p.SendQueryParams(begin, nil, nil, nil, nil)
+	beginSent := sendTxControl(p, prepared, begin)
 
 	// Statements not yet prepared on this connection are prepared inside
 	// the pipeline, after set_config('role', ...) has run, so that Parse
@@ -115,19 +115,20 @@ func (e *Executor) pipeline(ctx context.Context, pg *pgconn.PgConn, spec *txSpec
 		}
 		p.SendQueryPrepared(names[i], st.Args, nil, nil)
 	}
+	var endSent txControl
 	if spec.decided {
+		end := "ROLLBACK"
 		if spec.commit {
-			p.SendQueryParams("COMMIT", nil, nil, nil, nil)
-		} else {
-			p.SendQueryParams("ROLLBACK", nil, nil, nil, nil)
+			end = "COMMIT"
 		}
+		endSent = sendTxControl(p, prepared, end)
 	}
 	if err := p.Sync(); err != nil {
 		_ = p.Close()
 		return nil, err
 	}
 
-	res, err := readPipeline(p, spec, parses, names, prepared)
+	res, err := readPipeline(p, spec, parses, names, prepared, beginSent, endSent)
 	closeErr := p.Close()
 	if err != nil {
 		return nil, err
@@ -140,8 +141,9 @@ func (e *Executor) pipeline(ctx context.Context, pg *pgconn.PgConn, spec *txSpec
 
 // readPipeline reads the results in the order pipeline sent them. The
 // result of every statement is returned; the last is the main statement.
-func readPipeline(p *pgconn.Pipeline, spec *txSpec, parses []bool, names []string, prepared *statementSet) ([]*txResult, error) {
-	if _, err := readResult(p, false); err != nil {
+func readPipeline(p *pgconn.Pipeline, spec *txSpec, parses []bool, names []string, prepared *statementSet,
+	begin, end txControl) ([]*txResult, error) {
+	if err := begin.read(p, prepared); err != nil {
 		return nil, &beginError{err}
 	}
 	results := make([]*txResult, len(spec.statements))
@@ -159,7 +161,7 @@ func readPipeline(p *pgconn.Pipeline, spec *txSpec, parses []bool, names []strin
 		results[i] = r
 	}
 	if spec.decided {
-		if _, err := readResult(p, false); err != nil {
+		if err := end.read(p, prepared); err != nil {
 			return nil, err
 		}
 	}

@@ -41,6 +41,10 @@ const (
 	beginReadWrite = "BEGIN ISOLATION LEVEL READ COMMITTED READ WRITE"
 
 	settingsName = "bench_settings"
+	// pgrest prepares BEGIN and COMMIT once per connection too.
+	beginReadOnlyName  = "bench_begin_ro"
+	beginReadWriteName = "bench_begin_rw"
+	commitName         = "bench_commit"
 )
 
 // checkExecutorSQL compares the copies above with the constants in the
@@ -120,8 +124,9 @@ func literal(e ast.Expr) (string, bool) {
 	return "", false
 }
 
-// newRawPool is the raw baseline's pool. Each connection prepares the
-// settings statement and the main statements once, when it opens. The
+// newRawPool is the raw baseline's pool. Each connection prepares BEGIN,
+// COMMIT, the settings statement and the main statements once, when it
+// opens, as pgrest prepares them on each connection's first use. The
 // main statements name api.*, which the authenticator may not use, so they
 // are prepared after switching to the request role, as pgrest prepares
 // them inside its pipeline after set_config('role', ...).
@@ -133,8 +138,11 @@ func newRawPool(ctx context.Context, dsn string, size int, workloads []*workload
 	cfg.MaxConns = int32(size)
 	cfg.AfterConnect = func(ctx context.Context, conn *pgx.Conn) error {
 		pg := conn.PgConn()
-		if _, err := pg.Prepare(ctx, settingsName, settingsSQL, nil); err != nil {
-			return err
+		for name, sql := range map[string]string{settingsName: settingsSQL, beginReadOnlyName: beginReadOnly,
+			beginReadWriteName: beginReadWrite, commitName: "COMMIT"} {
+			if _, err := pg.Prepare(ctx, name, sql, nil); err != nil {
+				return err
+			}
 		}
 		if _, err := pg.Exec(ctx, sqltext.Fmt("begin; set local role %s", sqltext.Ident(requestRole)).String()).ReadAll(); err != nil {
 			return err
@@ -179,10 +187,10 @@ func (e *env) rawOp(wl *workload) op {
 // COMMIT as one pipeline and returns the body column, appended to body.
 func rawRead(ctx context.Context, pg *pgconn.PgConn, wl *workload, body []byte) ([]byte, error) {
 	p := pg.StartPipeline(ctx)
-	p.SendQueryParams(beginReadOnly, nil, nil, nil, nil)
+	p.SendQueryPrepared(beginReadOnlyName, nil, nil, nil)
 	p.SendQueryPrepared(settingsName, wl.settings, nil, nil)
 	p.SendQueryPrepared(wl.mainName, wl.mainArgs, nil, nil)
-	p.SendQueryParams("COMMIT", nil, nil, nil, nil)
+	p.SendQueryPrepared(commitName, nil, nil, nil)
 	body, _, err := readPipeline(p, 4, body)
 	return body, err
 }
@@ -193,7 +201,7 @@ func rawRead(ctx context.Context, pg *pgconn.PgConn, wl *workload, body []byte) 
 // (a simple query, as pgrest sends it).
 func rawWrite(ctx context.Context, pg *pgconn.PgConn, wl *workload, body []byte) ([]byte, error) {
 	p := pg.StartPipeline(ctx)
-	p.SendQueryParams(beginReadWrite, nil, nil, nil, nil)
+	p.SendQueryPrepared(beginReadWriteName, nil, nil, nil)
 	p.SendQueryPrepared(settingsName, wl.settings, nil, nil)
 	p.SendQueryPrepared(wl.mainName, wl.mainArgs, nil, nil)
 	body, written, err := readPipeline(p, 3, body)
