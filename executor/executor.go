@@ -31,10 +31,10 @@ type Executor struct {
 	// executors too; ownSource says this executor made it and runs it.
 	source    *SchemaSource
 	ownSource bool
-	// appSettingsJSON is app_settings as the settings statement reads it,
+	// appSettingPairs are app_settings as the settings statement sets them,
 	// and searchPaths each schema's search_path: the same for every
 	// request, so built once.
-	appSettingsJSON []byte
+	appSettingPairs []schema.Setting
 	searchPaths     map[string][]byte
 	// preRequest is the statement calling db_pre_request, built once;
 	// its SQL is empty when none is configured.
@@ -87,7 +87,7 @@ func newExecutor(pool *pgxpool.Pool, source *SchemaSource, cfg Config, logger *z
 		logger:          logger,
 		source:          source,
 		ownSource:       own,
-		appSettingsJSON: settingsObject(cfg.AppSettings, nil, nil),
+		appSettingPairs: variableSettings(cfg.AppSettings, nil, nil),
 		searchPaths:     searchPaths(cfg.Schemas, cfg.ExtraSearchPath),
 		preRequest:      preRequestStatement(cfg.PreRequest),
 		authenticator:   AuthenticatorOf(pool),

@@ -35,7 +35,7 @@ func BenchmarkReadWithoutDatabase(b *testing.B) {
 			Primary: true, Columns: []string{"id"}}},
 	})
 	e := &Executor{cfg: Config{Schemas: []string{"api"}, MaxBodySize: DefaultMaxBodySize},
-		appSettingsJSON: settingsObject(nil, nil, nil), searchPaths: searchPaths([]string{"api"}, nil)}
+		searchPaths: searchPaths([]string{"api"}, nil)}
 	id := jwtauth.Identity{Role: "webuser", ClaimsJSON: `{"exp":1893456000,"role":"webuser"}`, Authenticated: true}
 	body := []byte(`[{"id":42,"name":"item 42","price":58.53,"created_at":"2024-01-01T11:54:00+00:00"}]`)
 

@@ -109,7 +109,7 @@ func (e *Executor) pipeline(ctx context.Context, pg *pgconn.PgConn, spec *txSpec
 	if spec.readOnly {
 		begin = beginReadOnly
 	}
-	p.SendQueryParams(begin, nil, nil, nil, nil)
+	beginSent := sendTxControl(p, prepared, begin)
 
 	// Statements not yet prepared on this connection are prepared inside
 	// the pipeline, after set_config('role', ...) has run, so that Parse
@@ -139,19 +139,20 @@ func (e *Executor) pipeline(ctx context.Context, pg *pgconn.PgConn, spec *txSpec
 		// A failed guard skips to here; the COMMIT below then rolls back.
 		p.SendPipelineSync()
 	}
+	var endSent txControl
 	if spec.decided {
+		end := "ROLLBACK"
 		if spec.commit {
-			p.SendQueryParams("COMMIT", nil, nil, nil, nil)
-		} else {
-			p.SendQueryParams("ROLLBACK", nil, nil, nil, nil)
+			end = "COMMIT"
 		}
+		endSent = sendTxControl(p, prepared, end)
 	}
 	if err := p.Sync(); err != nil {
 		_ = p.Close()
 		return nil, err
 	}
 
-	res, err := readPipeline(p, spec, parses, names, prepared)
+	res, err := readPipeline(p, spec, parses, names, prepared, beginSent, endSent)
 	closeErr := p.Close()
 	if err != nil {
 		return res, err
@@ -167,8 +168,10 @@ func (e *Executor) pipeline(ctx context.Context, pg *pgconn.PgConn, spec *txSpec
 // The first, the settings statement, is read and checked but its row is
 // not kept (unless it is also the last): nothing reads it. A failed guard
 // returns the results with a *guardFailure.
-func readPipeline(p *pgconn.Pipeline, spec *txSpec, parses []bool, names []string, prepared *statementSet) ([]*txResult, error) {
-	if err := readResult(p, nil); err != nil {
+func readPipeline(p *pgconn.Pipeline, spec *txSpec, parses []bool, names []string, prepared *statementSet,
+	begin, end txControl) ([]*txResult, error) {
+	if err := begin.read(p, prepared); err != nil {
+		readAfterGuardedFailure(p, spec, prepared, end)
 		return nil, &beginError{err}
 	}
 	// One allocation for every statement's result.
@@ -177,6 +180,7 @@ func readPipeline(p *pgconn.Pipeline, spec *txSpec, parses []bool, names []strin
 	for i := range parses {
 		if parses[i] {
 			if _, err := p.GetResults(); err != nil {
+				readAfterGuardedFailure(p, spec, prepared, end)
 				return nil, err
 			}
 			prepared.add(names[i])
@@ -192,6 +196,7 @@ func readPipeline(p *pgconn.Pipeline, spec *txSpec, parses []bool, names []strin
 			}
 		}
 		if err := readResult(p, keep); err != nil {
+			readAfterGuardedFailure(p, spec, prepared, end)
 			if guard {
 				return results, &guardFailure{err}
 			}
@@ -204,7 +209,7 @@ func readPipeline(p *pgconn.Pipeline, spec *txSpec, parses []bool, names []strin
 		}
 	}
 	if spec.decided {
-		if err := readResult(p, nil); err != nil {
+		if err := end.read(p, prepared); err != nil {
 			return nil, err
 		}
 	}
@@ -212,6 +217,23 @@ func readPipeline(p *pgconn.Pipeline, spec *txSpec, parses []bool, names []strin
 		return nil, err
 	}
 	return results, nil
+}
+
+// readAfterGuardedFailure reads, after a statement of a guarded
+// transaction failed before the guard's Sync, what the server still ran
+// after that Sync: the transaction's end (a COMMIT of the failed
+// transaction, which rolls it back). Its Parse, when one was sent, did
+// prepare the statement on the connection, and the statement set must
+// say so, or the next request would prepare it again and fail with 42P05.
+// Without a guard everything after the failure was skipped.
+func readAfterGuardedFailure(p *pgconn.Pipeline, spec *txSpec, prepared *statementSet, end txControl) {
+	if spec.guard == nil {
+		return
+	}
+	if _, err := p.GetResults(); err != nil { // the guard's Sync
+		return
+	}
+	_ = end.read(p, prepared)
 }
 
 // readResult reads one statement's result into res, or reads it through

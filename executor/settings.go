@@ -17,25 +17,57 @@ import (
 // response.status: a function may set them at session level
 // (set_config(..., false)), and without this every later request on the
 // connection, whoever sends it, would answer with that status and those
-// headers. Its text never changes, so it is
-// prepared once per connection; the variable part (app settings, legacy
-// per-claim settings) travels as one JSON object argument.
+// headers. Its text depends only on how many variable settings (app
+// settings, the role's and the function's settings, legacy per-claim
+// settings) the request has, so it is prepared once per connection for
+// each count; their names and values travel as arguments.
+//
+// A variable setting is one more set_config($n, $n+1, true) in the same
+// select: PostgreSQL evaluates the select list in order, so a variable
+// setting still comes after the fixed ones, as it did when they were read
+// from a JSON object by a json_each_text subquery, which cost PostgreSQL
+// nearly as much as the rest of the statement even when the object was
+// empty.
 const (
 	settingsSQL = `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true), ` +
 		`set_config('request.method', $3, true), set_config('request.path', $4, true), ` +
 		`set_config('request.headers', $5, true), set_config('request.cookies', $6, true), ` +
 		`set_config('search_path', $7, true), ` +
-		`set_config('response.headers', '', true), set_config('response.status', '', true), ` +
-		`(select count(set_config(s.key, s.value, true)) from json_each_text($8::json) s)`
+		`set_config('response.headers', '', true), set_config('response.status', '', true)`
 	// Before PostgreSQL 14 claims are one setting per claim, and
 	// request.jwt.claims is not set at all.
 	legacySettingsSQL = `select set_config('role', $1, true), ` +
 		`set_config('request.method', $2, true), set_config('request.path', $3, true), ` +
 		`set_config('request.headers', $4, true), set_config('request.cookies', $5, true), ` +
 		`set_config('search_path', $6, true), ` +
-		`set_config('response.headers', '', true), set_config('response.status', '', true), ` +
-		`(select count(set_config(s.key, s.value, true)) from json_each_text($7::json) s)`
+		`set_config('response.headers', '', true), set_config('response.status', '', true)`
 )
+
+// maxSettingArgs bounds the variable settings sent as arguments of their
+// own set_config calls. Past it (a legacy token with many claims) they go
+// as one JSON object instead, so that tokens of ever more claims do not
+// each prepare a statement of their own.
+const maxSettingArgs = 32
+
+// settingsTexts are the settings statements for 0 to maxSettingArgs
+// variable settings, then the one reading a JSON object; built once.
+var settingsTexts, legacySettingsTexts = settingsStatementTexts(sqltext.Const(settingsSQL), 7),
+	settingsStatementTexts(sqltext.Const(legacySettingsSQL), 6)
+
+func settingsStatementTexts(base sqltext.SQL, fixed int) []sqltext.SQL {
+	texts := make([]sqltext.SQL, 0, maxSettingArgs+2)
+	for n := range maxSettingArgs + 1 {
+		var b sqltext.Builder
+		b.Write(base)
+		for i := range n {
+			k := fixed + 1 + 2*i
+			b.Write(sqltext.Fmt(", set_config(%s, %s, true)", sqltext.Param(k), sqltext.Param(k+1)))
+		}
+		texts = append(texts, b.SQL())
+	}
+	return append(texts, sqltext.Concat(base,
+		sqltext.Fmt(", (select count(set_config(s.key, s.value, true)) from json_each_text(%s::json) s)", sqltext.Param(fixed+1))))
+}
 
 // settingsStatement builds the settings statement for one request.
 // roleSettings are those of the request's role (ALTER ROLE ... SET);
@@ -46,34 +78,41 @@ func (e *Executor) settingsStatement(r *http.Request, id jwtauth.Identity, schem
 	if len(roleSettings) > 0 {
 		extra = slices.Concat(roleSettings, extra)
 	}
-	role := []byte(id.Role)
-	method := []byte(r.Method)
-	path := []byte(r.URL.Path)
-	headers := headersJSON(r)
-	cookies := cookiesJSON(r)
-	searchPath := e.searchPaths[schemaName]
-	object := e.appSettingsJSON
+	variable := e.appSettingPairs
 	if legacy || len(extra) > 0 {
 		var claims map[string]string
 		if legacy {
 			claims = legacyClaims(id)
 		}
-		object = settingsObject(e.cfg.AppSettings, extra, claims)
+		variable = variableSettings(e.cfg.AppSettings, extra, claims)
 	}
+	texts := settingsTexts
+	args := make([][]byte, 0, 7+2*min(len(variable), maxSettingArgs+1))
+	args = append(args, []byte(id.Role))
 	if legacy {
-		return sqlgen.Statement{SQL: sqltext.Const(legacySettingsSQL),
-			Args: [][]byte{role, method, path, headers, cookies, searchPath, object}}
+		texts = legacySettingsTexts
+	} else {
+		args = append(args, []byte(id.ClaimsJSON))
 	}
-	return sqlgen.Statement{SQL: sqltext.Const(settingsSQL),
-		Args: [][]byte{role, []byte(id.ClaimsJSON), method, path, headers, cookies, searchPath, object}}
+	args = append(args, []byte(r.Method), []byte(r.URL.Path), headersJSON(r), cookiesJSON(r), e.searchPaths[schemaName])
+	if len(variable) > maxSettingArgs {
+		return sqlgen.Statement{SQL: texts[maxSettingArgs+1], Args: append(args, settingsJSON(variable))}
+	}
+	for _, s := range variable {
+		args = append(args, []byte(s.Name), []byte(s.Value))
+	}
+	return sqlgen.Statement{SQL: texts[len(variable)], Args: args}
 }
 
-// settingsObject renders the variable settings as the JSON object the
-// settings statement reads: app settings, then extra ones (which win),
-// then each claim as request.jwt.claim.<name>. Without extra settings
-// and claims it is the same for every request, and the executor builds it
-// once.
-func settingsObject(app, extra []schema.Setting, claims map[string]string) []byte {
+// variableSettings are the settings set after the fixed ones: app
+// settings, then extra ones (which win), then each claim as
+// request.jwt.claim.<name>; one per name, in name order. Without extra
+// settings and claims they are the same for every request, and the
+// executor works them out once.
+func variableSettings(app, extra []schema.Setting, claims map[string]string) []schema.Setting {
+	if len(app)+len(extra)+len(claims) == 0 {
+		return nil
+	}
 	m := make(map[string]string, len(app)+len(extra)+len(claims))
 	for _, s := range app {
 		m[s.Name] = s.Value
@@ -83,6 +122,21 @@ func settingsObject(app, extra []schema.Setting, claims map[string]string) []byt
 	}
 	for k, v := range claims {
 		m["request.jwt.claim."+k] = v
+	}
+	out := make([]schema.Setting, 0, len(m))
+	for k, v := range m {
+		out = append(out, schema.Setting{Name: k, Value: v})
+	}
+	slices.SortFunc(out, func(a, b schema.Setting) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// settingsJSON renders settings as the JSON object the settings statement
+// reads when there are more than maxSettingArgs.
+func settingsJSON(settings []schema.Setting) []byte {
+	m := make(map[string]string, len(settings))
+	for _, s := range settings {
+		m[s.Name] = s.Value
 	}
 	b, _ := json.Marshal(m)
 	return b

@@ -2,7 +2,10 @@ package executor
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http/httptest"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/pgrest/caddy-pgrest/jwtauth"
@@ -34,27 +37,18 @@ func TestHeadersJSON(t *testing.T) {
 	}
 }
 
-func TestSettingsObject(t *testing.T) {
-	t.Run("app settings, extra settings over them, and claims", func(t *testing.T) {
-		var got map[string]string
-		obj := settingsObject([]Setting{{Name: "app.a", Value: "1"}, {Name: "app.b", Value: `"x"`}},
+func TestVariableSettings(t *testing.T) {
+	t.Run("app settings, extra settings over them, and claims, in name order", func(t *testing.T) {
+		got := variableSettings([]Setting{{Name: "app.b", Value: `"x"`}, {Name: "app.a", Value: "1"}},
 			[]Setting{{Name: "app.a", Value: "2"}}, map[string]string{"email": "a@b.c"})
-		if err := json.Unmarshal(obj, &got); err != nil {
-			t.Fatal(err)
-		}
-		want := map[string]string{"app.a": "2", "app.b": `"x"`, "request.jwt.claim.email": "a@b.c"}
-		if len(got) != len(want) {
+		want := []Setting{{Name: "app.a", Value: "2"}, {Name: "app.b", Value: `"x"`}, {Name: "request.jwt.claim.email", Value: "a@b.c"}}
+		if !slices.Equal(got, want) {
 			t.Fatalf("got %v, want %v", got, want)
 		}
-		for k, v := range want {
-			if got[k] != v {
-				t.Errorf("%s = %q, want %q", k, got[k], v)
-			}
-		}
 	})
-	t.Run("no settings are an empty object", func(t *testing.T) {
-		if got := string(settingsObject(nil, nil, nil)); got != "{}" {
-			t.Errorf("got %s", got)
+	t.Run("no settings are none", func(t *testing.T) {
+		if got := variableSettings(nil, nil, nil); len(got) != 0 {
+			t.Errorf("got %v", got)
 		}
 	})
 }
@@ -80,23 +74,26 @@ func TestCookiesJSON(t *testing.T) {
 
 func TestSettingsStatementAppliesTheRolesSettings(t *testing.T) {
 	e := &Executor{cfg: Config{AppSettings: []Setting{{Name: "app.a", Value: "1"}}}}
-	e.appSettingsJSON = settingsObject(e.cfg.AppSettings, nil, nil)
+	e.appSettingPairs = variableSettings(e.cfg.AppSettings, nil, nil)
 	r := httptest.NewRequest("GET", "/items", nil)
 	id := jwtauth.Identity{Role: "web_anon", ClaimsJSON: `{"role":"web_anon"}`}
 	role := []Setting{{Name: "statement_timeout", Value: "500ms"}, {Name: "work_mem", Value: "8MB"}}
 	function := []Setting{{Name: "statement_timeout", Value: "2s"}}
 
 	plain := e.settingsStatement(r, id, "api", false, nil, nil)
-	st := e.settingsStatement(r, id, "api", false, role, function)
-	if st.SQL.String() != plain.SQL.String() {
-		t.Fatal("the role's settings changed the settings statement's text; it must stay one prepared statement")
+	if plain.SQL != settingsTexts[1] || len(plain.Args) != 9 || string(plain.Args[7]) != "app.a" || string(plain.Args[8]) != "1" {
+		t.Fatalf("app settings: %s %q", plain.SQL, plain.Args)
 	}
-	var got map[string]string
-	if err := json.Unmarshal(st.Args[len(st.Args)-1], &got); err != nil {
-		t.Fatal(err)
+	st := e.settingsStatement(r, id, "api", false, role, function)
+	if st.SQL != settingsTexts[3] {
+		t.Fatalf("three variable settings, got %s", st.SQL)
+	}
+	got := map[string]string{}
+	for i := 7; i+1 < len(st.Args); i += 2 {
+		got[string(st.Args[i])] = string(st.Args[i+1])
 	}
 	want := map[string]string{"app.a": "1", "statement_timeout": "2s", "work_mem": "8MB"}
-	if len(got) != len(want) {
+	if len(got) != len(want) || len(st.Args) != 7+2*len(want) {
 		t.Fatalf("settings %v, want %v (the function's SET clause over the role's)", got, want)
 	}
 	for k, v := range want {
@@ -106,5 +103,43 @@ func TestSettingsStatementAppliesTheRolesSettings(t *testing.T) {
 	}
 	if len(role) != 2 || role[0].Value != "500ms" {
 		t.Errorf("the cached role settings were changed: %v", role)
+	}
+}
+
+func TestSettingsStatementTexts(t *testing.T) {
+	if settingsTexts[0].String() != settingsSQL || legacySettingsTexts[0].String() != legacySettingsSQL {
+		t.Fatal("without variable settings the statement is the constant one")
+	}
+	want := settingsSQL + ", set_config($8, $9, true), set_config($10, $11, true)"
+	if got := settingsTexts[2].String(); got != want {
+		t.Errorf("two settings:\n got %s\nwant %s", got, want)
+	}
+	want = legacySettingsSQL + ", set_config($7, $8, true)"
+	if got := legacySettingsTexts[1].String(); got != want {
+		t.Errorf("legacy, one setting:\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestSettingsStatementPastTheLimitReadsAJSONObject(t *testing.T) {
+	e := &Executor{}
+	r := httptest.NewRequest("GET", "/items", nil)
+	claims := map[string]any{"role": "web_anon"}
+	for i := range maxSettingArgs + 5 {
+		claims[fmt.Sprintf("c%02d", i)] = "v"
+	}
+	id := jwtauth.Identity{Role: "web_anon", Claims: claims}
+	st := e.settingsStatement(r, id, "api", true, nil, nil)
+	if st.SQL != legacySettingsTexts[maxSettingArgs+1] || !strings.Contains(st.SQL.String(), "json_each_text($7::json)") {
+		t.Fatalf("got %s", st.SQL)
+	}
+	if len(st.Args) != 7 {
+		t.Fatalf("%d arguments", len(st.Args))
+	}
+	var got map[string]string
+	if err := json.Unmarshal(st.Args[6], &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(claims) || got["request.jwt.claim.c00"] != "v" || got["request.jwt.claim.role"] != "web_anon" {
+		t.Errorf("got %v", got)
 	}
 }

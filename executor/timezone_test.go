@@ -38,9 +38,8 @@ func TestWithTimezoneComesBeforeTheFunctionsSettings(t *testing.T) {
 	if got := withTimezone("", fn); !slices.Equal(got, fn) {
 		t.Errorf("no zone: got %v", got)
 	}
-	// settingsObject lets the later of two settings of a name win.
-	obj := string(settingsObject(nil, got, nil))
-	if obj != `{"TimeZone":"Asia/Tokyo"}` {
-		t.Errorf("settings object %s", obj)
+	// variableSettings lets the later of two settings of a name win.
+	if vs := variableSettings(nil, got, nil); !slices.Equal(vs, fn) {
+		t.Errorf("variable settings %v", vs)
 	}
 }

@@ -36,12 +36,15 @@ const (
 		`set_config('request.method', $3, true), set_config('request.path', $4, true), ` +
 		`set_config('request.headers', $5, true), set_config('request.cookies', $6, true), ` +
 		`set_config('search_path', $7, true), ` +
-		`set_config('response.headers', '', true), set_config('response.status', '', true), ` +
-		`(select count(set_config(s.key, s.value, true)) from json_each_text($8::json) s)`
+		`set_config('response.headers', '', true), set_config('response.status', '', true)`
 	beginReadOnly  = "BEGIN ISOLATION LEVEL READ COMMITTED READ ONLY"
 	beginReadWrite = "BEGIN ISOLATION LEVEL READ COMMITTED READ WRITE"
 
 	settingsName = "bench_settings"
+	// pgrest prepares BEGIN and COMMIT once per connection too.
+	beginReadOnlyName  = "bench_begin_ro"
+	beginReadWriteName = "bench_begin_rw"
+	commitName         = "bench_commit"
 )
 
 // checkExecutorSQL compares the copies above with the constants in the
@@ -121,8 +124,9 @@ func literal(e ast.Expr) (string, bool) {
 	return "", false
 }
 
-// newRawPool is the raw baseline's pool. Each connection prepares the
-// settings statement and the main statements once, when it opens. The
+// newRawPool is the raw baseline's pool. Each connection prepares BEGIN,
+// COMMIT, the settings statement and the main statements once, when it
+// opens, as pgrest prepares them on each connection's first use. The
 // main statements name api.*, which the authenticator may not use, so they
 // are prepared after switching to the request role, as pgrest prepares
 // them inside its pipeline after set_config('role', ...).
@@ -134,8 +138,11 @@ func newRawPool(ctx context.Context, dsn string, size int, workloads []*workload
 	cfg.MaxConns = int32(size)
 	cfg.AfterConnect = func(ctx context.Context, conn *pgx.Conn) error {
 		pg := conn.PgConn()
-		if _, err := pg.Prepare(ctx, settingsName, settingsSQL, nil); err != nil {
-			return err
+		for name, sql := range map[string]string{settingsName: settingsSQL, beginReadOnlyName: beginReadOnly,
+			beginReadWriteName: beginReadWrite, commitName: "COMMIT"} {
+			if _, err := pg.Prepare(ctx, name, sql, nil); err != nil {
+				return err
+			}
 		}
 		if _, err := pg.Exec(ctx, sqltext.Fmt("begin; set local role %s", sqltext.Ident(requestRole)).String()).ReadAll(); err != nil {
 			return err
@@ -180,10 +187,10 @@ func (e *env) rawOp(wl *workload) op {
 // COMMIT as one pipeline and returns the body column, appended to body.
 func rawRead(ctx context.Context, pg *pgconn.PgConn, wl *workload, body []byte) ([]byte, error) {
 	p := pg.StartPipeline(ctx)
-	p.SendQueryParams(beginReadOnly, nil, nil, nil, nil)
+	p.SendQueryPrepared(beginReadOnlyName, nil, nil, nil)
 	p.SendQueryPrepared(settingsName, wl.settings, nil, nil)
 	p.SendQueryPrepared(wl.mainName, wl.mainArgs, nil, nil)
-	p.SendQueryParams("COMMIT", nil, nil, nil, nil)
+	p.SendQueryPrepared(commitName, nil, nil, nil)
 	body, _, err := readPipeline(p, 4, body)
 	return body, err
 }
@@ -194,7 +201,7 @@ func rawRead(ctx context.Context, pg *pgconn.PgConn, wl *workload, body []byte) 
 // result must show the row written.
 func rawWrite(ctx context.Context, pg *pgconn.PgConn, wl *workload, body []byte) ([]byte, error) {
 	p := pg.StartPipeline(ctx)
-	p.SendQueryParams(beginReadWrite, nil, nil, nil, nil)
+	p.SendQueryPrepared(beginReadWriteName, nil, nil, nil)
 	p.SendQueryPrepared(settingsName, wl.settings, nil, nil)
 	p.SendQueryPrepared(wl.mainName, wl.mainArgs, nil, nil)
 	p.SendQueryParams("COMMIT", nil, nil, nil, nil)

@@ -705,10 +705,10 @@ func (e *env) learn(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", wl.name, err)
 		}
-		// Arguments in the order of settingsSQL; "{}" is the JSON of no
-		// app_settings, as pgrest marshals it.
+		// Arguments in the order of settingsSQL, the statement of a
+		// request with no app settings.
 		wl.settings = [][]byte{[]byte(s.Role), []byte(s.Claims), []byte(s.Method), []byte(wl.path),
-			[]byte(s.Headers), []byte(s.Cookies), []byte(s.SearchPath), []byte("{}")}
+			[]byte(s.Headers), []byte(s.Cookies), []byte(s.SearchPath)}
 		status, err := e.send(ctx, wl, wl.target, &buf)
 		if err != nil {
 			return err

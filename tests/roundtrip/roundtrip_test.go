@@ -325,3 +325,38 @@ func jsonEqual(a, b string) bool {
 	}
 	return reflect.DeepEqual(va, vb)
 }
+
+// A failed guard on a connection's first write still runs the COMMIT
+// after the guard's Sync (rolling back), and prepares it there when the
+// connection had not: the next write on the connection must find it
+// prepared rather than prepare it again (42P05, "prepared statement
+// already exists"). So must a main statement that fails before the guard.
+func TestAFailedCheckOnAFreshConnectionLeavesItsStatementsKnown(t *testing.T) {
+	for _, first := range []struct {
+		name, method, target, body string
+		headers                    []string
+		status                     int
+	}{
+		{"a failed guard", "PATCH", "/items?id=lt.3", `{"name": "x"}`,
+			[]string{"Prefer", "return=representation", "Accept", "application/vnd.pgrst.object+json"}, 406},
+		{"a main statement failing before its guard", "POST", "/items", `[{"id": 31, "name": "x"}, {"id": 1, "name": "dup"}]`,
+			[]string{"Accept", "application/vnd.pgrst.object+json"}, 409},
+	} {
+		t.Run(first.name, func(t *testing.T) {
+			c := newCounted(t, executor.Config{PreparedStatements: true}, "")
+			reset(t)
+			w, trips := c.serve(t, first.method, first.target, first.body, first.headers...)
+			if w.Code != first.status || trips != 1 {
+				t.Fatalf("the first write: %d %s in %d round trips, want %d in 1", w.Code, w.Body, trips, first.status)
+			}
+			if got := items(t); !jsonEqual(got, seed) {
+				t.Errorf("rows %s, want the seed", got)
+			}
+			expectIdle(t)
+			w, trips = c.serve(t, "POST", "/items", `{"id": 30, "name": "x"}`)
+			if w.Code != 201 || trips != 1 {
+				t.Errorf("the next write: %d %s in %d round trips", w.Code, w.Body, trips)
+			}
+		})
+	}
+}

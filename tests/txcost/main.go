@@ -1,0 +1,282 @@
+// Command txcost measures what shapes of pgrest's read transaction cost
+// PostgreSQL: the backend's CPU time per transaction, for the shape pgrest
+// sends now, the one it sent before, and their parts.
+//
+//	go run ./tests/txcost            # 2000 transactions of each shape
+//	go run ./tests/txcost -n 5000 -only now,before
+//
+// It starts a throwaway PostgreSQL (tests/pgtest; PGREST_TEST_DSN points it
+// at a running server on this machine instead), opens one connection and
+// runs every shape on it in turn, the order rotating, reading the
+// backend's CPU time from /proc/<pid>/schedstat before and after each
+// transaction. One backend and interleaved shapes are the point: on a
+// shared machine a backend's CPU per transaction depends on what else runs
+// (a backend serving a busy, cache-friendly loop costs less per request
+// than one woken now and then between other work), so two shapes compare
+// only on the same backend at the same time. The medians are what to
+// read; compare shapes within one run, not runs.
+//
+// The statements are pgrest's for GET /items?id=eq.42 with a token for
+// webuser (settings arguments as tests/bench sends them), each shape with
+// statements of its own so that no two share a plan. It must run on the
+// server's machine, as a user that may read the backend's /proc entries.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
+)
+
+const (
+	// settingsSQL is executor/settings.go's statement for a request
+	// without app settings; settingsJSONSQL the one pgrest sent before,
+	// which read app settings from a JSON object even when there were
+	// none.
+	settingsSQL = `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true), ` +
+		`set_config('request.method', $3, true), set_config('request.path', $4, true), ` +
+		`set_config('request.headers', $5, true), set_config('request.cookies', $6, true), ` +
+		`set_config('search_path', $7, true), ` +
+		`set_config('response.headers', '', true), set_config('response.status', '', true)`
+	settingsJSONSQL = settingsSQL + `, (select count(set_config(s.key, s.value, true)) from json_each_text($8::json) s)`
+	settingsTwoSQL  = settingsSQL + `, set_config($8, $9, true), set_config($10, $11, true)`
+	mainSQL         = `with pgrst_source as (select "items".* from "api"."items" as "items" where "items"."id" = $1) ` +
+		`select null::bigint as total_result_set, pg_catalog.count(_pgrst_t) as page_total, ` +
+		`coalesce(pg_catalog.json_agg(_pgrst_t), '[]')::text as body, ` +
+		`nullif(pg_catalog.current_setting('response.headers', true), '') as response_headers, ` +
+		`nullif(pg_catalog.current_setting('response.status', true), '') as response_status from pgrst_source _pgrst_t`
+	beginReadOnly = "BEGIN ISOLATION LEVEL READ COMMITTED READ ONLY"
+)
+
+// The other test packages' password, so a server named by PGREST_TEST_DSN
+// that already has their authenticator works here too.
+const authenticatorPassword = "authenticator-password"
+
+const fixture = `
+do $$
+begin
+	if not exists (select from pg_roles where rolname = 'authenticator') then
+		create role authenticator login noinherit password '` + authenticatorPassword + `';
+	end if;
+	if not exists (select from pg_roles where rolname = 'webuser') then
+		create role webuser nologin;
+	end if;
+end
+$$;
+grant webuser to authenticator;
+create schema api;
+grant usage on schema api to webuser;
+create table api.items (id int primary key, name text not null, price numeric(10,2) not null, created_at timestamptz not null);
+insert into api.items
+select i, 'item ' || i, round((i % 997) * 1.37 + 0.99, 2), timestamptz '2024-01-01 00:00:00+00' + i * interval '17 minutes'
+from generate_series(1, 10000) i;
+analyze api.items;
+grant select on api.items to webuser;
+`
+
+var fixed = [][]byte{[]byte("webuser"), []byte(`{"exp":1795748249,"role":"webuser"}`), []byte("GET"), []byte("/items"),
+	[]byte(`{"authorization":"Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJleHAiOjE3OTU3NDgyNDksInJvbGUiOiJ3ZWJ1c2VyIn0.` +
+		`QC5UxwJnUrgk3-mJoFMKN0qazVRUr8tkcOjTBEl3zJk","user-agent":"pgrest-bench","accept":"application/json","host":"127.0.0.1:40497"}`),
+	[]byte("{}"), []byte(`"api", "public"`)}
+
+// step is one statement of a shape: named (prepared once) or unnamed
+// (parsed every time).
+type step struct {
+	sql     string
+	args    [][]byte
+	unnamed bool
+	name    string // set by shapes
+}
+
+type shape struct {
+	name  string
+	steps []step
+}
+
+func with(args ...[]byte) [][]byte { return append(slices.Clone(fixed), args...) }
+
+var (
+	beginUnnamed  = step{sql: beginReadOnly, unnamed: true}
+	commitUnnamed = step{sql: "COMMIT", unnamed: true}
+	begin         = step{sql: beginReadOnly}
+	commit        = step{sql: "COMMIT"}
+	settings      = step{sql: settingsSQL, args: fixed}
+	settingsJSON  = step{sql: settingsJSONSQL, args: with([]byte("{}"))}
+	main_         = step{sql: mainSQL, args: [][]byte{[]byte("42")}}
+)
+
+func shapes() []shape {
+	all := []shape{
+		{"now", []step{begin, settings, main_, commit}},
+		{"before", []step{beginUnnamed, settingsJSON, main_, commitUnnamed}},
+		{"before_named_begin_commit", []step{begin, settingsJSON, main_, commit}},
+		{"begin_commit", []step{begin, commit}},
+		{"begin_commit_unnamed", []step{beginUnnamed, commitUnnamed}},
+		{"settings", []step{begin, settings, commit}},
+		{"settings_json_empty", []step{begin, settingsJSON, commit}},
+		{"two_app_settings", []step{begin, {sql: settingsTwoSQL, args: with([]byte("app.a"), []byte("alpha"), []byte("app.b"), []byte("beta"))}, commit}},
+		{"two_app_settings_json", []step{begin, {sql: settingsJSONSQL, args: with([]byte(`{"app.a":"alpha","app.b":"beta"}`))}, commit}},
+	}
+	for i := range all {
+		for j := range all[i].steps {
+			if !all[i].steps[j].unnamed {
+				all[i].steps[j].name = fmt.Sprintf("txcost_%d_%d", i, j)
+			}
+		}
+	}
+	return all
+}
+
+func main() {
+	n := flag.Int("n", 2000, "transactions of each shape")
+	only := flag.String("only", "", "comma-separated shapes to run (default all)")
+	flag.Parse()
+	if err := run(*n, *only); err != nil {
+		fmt.Fprintln(os.Stderr, "txcost:", err)
+		os.Exit(1)
+	}
+}
+
+func run(n int, only string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	defer cancel()
+	db, err := pgresttest.SetUp(ctx, "pgrest_txcost", pgresttest.SQL("the txcost fixture", fixture))
+	if err != nil {
+		return err
+	}
+	defer db.Cluster.Stop()
+	// As the authenticator, as pgrest connects: the role switch checks
+	// its membership.
+	pg, err := pgconn.Connect(ctx, db.DSNFor("authenticator", authenticatorPassword))
+	if err != nil {
+		return err
+	}
+	defer pg.Close(context.Background())
+
+	var use []shape
+	for _, sh := range shapes() {
+		if only == "" || slices.Contains(strings.Split(only, ","), sh.name) {
+			use = append(use, sh)
+		}
+	}
+	if len(use) == 0 {
+		return fmt.Errorf("-only %q names no shape", only)
+	}
+	// The main statement reads api.items as webuser, as pgrest prepares it.
+	if _, err := pg.Exec(ctx, "begin; set local role webuser").ReadAll(); err != nil {
+		return err
+	}
+	for _, sh := range use {
+		for _, st := range sh.steps {
+			if st.name != "" {
+				if _, err := pg.Prepare(ctx, st.name, st.sql, nil); err != nil {
+					return fmt.Errorf("%s: %w", sh.name, err)
+				}
+			}
+		}
+	}
+	if _, err := pg.Exec(ctx, "commit").ReadAll(); err != nil {
+		return err
+	}
+	// Warm up past the custom plans of the first executions.
+	for range 20 {
+		for _, sh := range use {
+			if err := transact(ctx, pg, sh); err != nil {
+				return fmt.Errorf("%s: %w", sh.name, err)
+			}
+		}
+	}
+	pid := pg.PID()
+	samples := make([][]time.Duration, len(use))
+	for i := range n {
+		for k := range use {
+			j := (i + k) % len(use)
+			// Let the backend finish what follows its last answer and
+			// go to sleep, so that none of it counts for this one.
+			time.Sleep(100 * time.Microsecond)
+			before, err := cpuTime(pid)
+			if err != nil {
+				return err
+			}
+			if err := transact(ctx, pg, use[j]); err != nil {
+				return fmt.Errorf("%s: %w", use[j].name, err)
+			}
+			after, err := cpuTime(pid)
+			if err != nil {
+				return err
+			}
+			samples[j] = append(samples[j], after-before)
+		}
+	}
+	fmt.Printf("PostgreSQL backend CPU per transaction, %d of each shape, interleaved on one backend\n", n)
+	fmt.Printf("%-26s %9s %9s %9s\n", "shape", "p25", "median", "p75")
+	for j, sh := range use {
+		s := samples[j]
+		slices.Sort(s)
+		fmt.Printf("%-26s %9s %9s %9s\n", sh.name, us(s[len(s)/4]), us(s[len(s)/2]), us(s[3*len(s)/4]))
+	}
+	return nil
+}
+
+// transact runs one shape as pgrest does: one pipeline, one Sync.
+func transact(ctx context.Context, pg *pgconn.PgConn, sh shape) error {
+	p := pg.StartPipeline(ctx)
+	for _, st := range sh.steps {
+		if st.unnamed {
+			p.SendQueryParams(st.sql, st.args, nil, nil, nil)
+		} else {
+			p.SendQueryPrepared(st.name, st.args, nil, nil)
+		}
+	}
+	if err := p.Sync(); err != nil {
+		_ = p.Close()
+		return err
+	}
+	for range sh.steps {
+		res, err := p.GetResults()
+		if err != nil {
+			_ = p.Close()
+			return err
+		}
+		rr, ok := res.(*pgconn.ResultReader)
+		if !ok {
+			_ = p.Close()
+			return fmt.Errorf("unexpected %T", res)
+		}
+		if _, err := rr.Close(); err != nil {
+			_ = p.Close()
+			return err
+		}
+	}
+	if _, err := p.GetResults(); err != nil { // the Sync
+		_ = p.Close()
+		return err
+	}
+	return p.Close()
+}
+
+// cpuTime is the time the process pid has run on a CPU: the first field
+// of /proc/<pid>/schedstat, in nanoseconds.
+func cpuTime(pid uint32) (time.Duration, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/schedstat", pid))
+	if err != nil {
+		return 0, fmt.Errorf("reading the backend's CPU time (run on the server's machine): %w", err)
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return 0, fmt.Errorf("/proc/%d/schedstat: empty", pid)
+	}
+	ns, err := strconv.ParseInt(f[0], 10, 64)
+	return time.Duration(ns), err
+}
+
+func us(d time.Duration) string { return fmt.Sprintf("%.1fµs", float64(d)/1e3) }
