@@ -17,6 +17,7 @@ import (
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 	"github.com/golang-jwt/jwt/v5"
 
+	"github.com/pgrest/caddy-pgrest/tests/fixtures"
 	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
 
@@ -47,21 +48,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-const benchFixture = `
-do $$
-begin
-	if not exists (select from pg_roles where rolname = 'authenticator') then
-		create role authenticator login noinherit password 'secret';
-	end if;
-	if not exists (select from pg_roles where rolname = 'web_anon') then
-		create role web_anon nologin;
-	end if;
-	if not exists (select from pg_roles where rolname = 'webuser') then
-		create role webuser nologin;
-	end if;
-end
-$$;
-grant web_anon, webuser to authenticator;
+var benchFixture = fixtures.Roles("secret") + `
 create schema api;
 grant usage on schema api to web_anon, webuser;
 create table api.items (

@@ -22,6 +22,7 @@ import (
 	"github.com/pgrest/caddy-pgrest/executor/plan"
 	"github.com/pgrest/caddy-pgrest/executor/schema"
 	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
+	"github.com/pgrest/caddy-pgrest/tests/fixtures"
 	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
 	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
@@ -52,21 +53,7 @@ const (
 // the statements prepared on the connection that serves it, so that the
 // bench can check pgrest sent the SQL text the baselines send
 // (verifyStatements).
-const fixtureSQL = `
-do $$
-begin
-	if not exists (select from pg_roles where rolname = 'authenticator') then
-		create role authenticator login noinherit password '` + authenticatorPassword + `';
-	end if;
-	if not exists (select from pg_roles where rolname = 'web_anon') then
-		create role web_anon nologin;
-	end if;
-	if not exists (select from pg_roles where rolname = 'webuser') then
-		create role webuser nologin;
-	end if;
-end
-$$;
-grant web_anon, webuser to authenticator;
+var fixtureSQL = fixtures.Roles(authenticatorPassword) + `
 
 create schema api;
 grant usage on schema api to web_anon, webuser;

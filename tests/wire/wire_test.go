@@ -21,6 +21,7 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
+	"github.com/pgrest/caddy-pgrest/tests/fixtures"
 	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
 )
 
@@ -38,21 +39,7 @@ const (
 		`set_config('response.headers', '', true), set_config('response.status', '', true)`
 )
 
-const fixture = `
-do $$
-begin
-	if not exists (select from pg_roles where rolname = 'authenticator') then
-		create role authenticator login noinherit password '` + authenticatorPassword + `';
-	end if;
-	if not exists (select from pg_roles where rolname = 'web_anon') then
-		create role web_anon nologin;
-	end if;
-	if not exists (select from pg_roles where rolname = 'webuser') then
-		create role webuser nologin;
-	end if;
-end
-$$;
-grant web_anon, webuser to authenticator;
+var fixture = fixtures.Roles(authenticatorPassword) + `
 create schema api;
 grant usage on schema api to web_anon, webuser;
 create table api.items (id int primary key, name text not null);
