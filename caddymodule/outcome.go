@@ -30,6 +30,9 @@ func recordOutcome(r *http.Request, id jwtauth.Identity, o executor.Outcome) {
 		}
 		repl.Set("http.auth.user.id", user)
 	}
+	if !accessLogged(r) {
+		return
+	}
 	extra, ok := ctx.Value(caddyhttp.ExtraLogFieldsCtxKey).(*caddyhttp.ExtraLogFields)
 	if !ok {
 		return
@@ -47,4 +50,14 @@ func recordOutcome(r *http.Request, id jwtauth.Identity, o executor.Outcome) {
 			extra.Add(zap.String("pgrest_sqlstate", o.Code))
 		}
 	}
+}
+
+// accessLogged says whether the server that took r writes access logs at
+// all. Without them the extra fields would be read by nobody, and each
+// ExtraLogFields.Add costs allocations (it clears a sync.Map as well as
+// appending): on a one-row read they were a sixth of what a request
+// allocated.
+func accessLogged(r *http.Request) bool {
+	srv, ok := r.Context().Value(caddyhttp.ServerCtxKey).(*caddyhttp.Server)
+	return !ok || srv.Logs != nil
 }
