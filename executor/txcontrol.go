@@ -22,7 +22,7 @@ func sendTxControl(p *pgconn.Pipeline, prepared *statementSet, sql string) txCon
 		p.SendQueryParams(sql, nil, nil, nil, nil)
 		return txControl{}
 	}
-	c := txControl{name: txControlName(sql)}
+	c := txControl{name: cachedStatementName("", sql)}
 	if !prepared.has(c.name) {
 		p.SendPrepare(c.name, sql, nil)
 		c.parsed = true
@@ -41,21 +41,4 @@ func (c txControl) read(p *pgconn.Pipeline, prepared *statementSet) error {
 		prepared.add(c.name)
 	}
 	return readResult(p, nil)
-}
-
-// txControlNames are the statement names of the transaction control
-// statements, worked out once: they run on every request.
-var txControlNames = map[string]string{}
-
-func init() {
-	for _, sql := range []string{beginReadOnly, beginReadWrite, "COMMIT", "ROLLBACK"} {
-		txControlNames[sql] = statementName("", sql)
-	}
-}
-
-func txControlName(sql string) string {
-	if name, ok := txControlNames[sql]; ok {
-		return name
-	}
-	return statementName("", sql)
 }

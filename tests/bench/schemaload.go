@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/tests/fixtures"
 	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
 
@@ -22,8 +22,8 @@ import (
 // function pgrest loads its cache with. The first load runs on a fresh
 // connection; the figure is the median of the schemaLoads after it.
 const (
-	largeTables = 1000
-	largeViews  = 200
+	largeTables = fixtures.LargeTables
+	largeViews  = fixtures.LargeViews
 	schemaLoads = 5
 	// schemaLoadGoal is the goal for this schema.
 	schemaLoadGoal = 100 * time.Millisecond
@@ -51,37 +51,6 @@ func (r *schemaLoadResult) print() {
 	fmt.Println()
 }
 
-// largeSchemaDDL is the large schema's DDL in batches, each run as one
-// transaction (a single one would need more lock slots than a default
-// server has).
-func largeSchemaDDL() []string {
-	var batches []string
-	var b strings.Builder
-	b.WriteString("create schema big;\n")
-	for i := 1; i <= largeTables; i++ {
-		fmt.Fprintf(&b, "create table big.t%04d (id int primary key, name text not null, a_id int, b_id int, "+
-			"created timestamptz default now(), note varchar(40)", i)
-		if i > 1 {
-			fmt.Fprintf(&b, ", foreign key (a_id) references big.t%04d (id), foreign key (b_id) references big.t%04d (id)",
-				i-1, (i+1)/2)
-		}
-		b.WriteString(");\n")
-		if i%100 == 0 {
-			batches = append(batches, b.String())
-			b.Reset()
-		}
-	}
-	for i := 1; i <= largeViews; i++ {
-		if i%4 == 0 {
-			fmt.Fprintf(&b, "create view big.v%03d as select id as vid, name, a_id, b_id from big.v%03d;\n", i, i-1)
-		} else {
-			fmt.Fprintf(&b, "create view big.v%03d as select id, name, a_id, b_id from big.t%04d;\n", i, i*5)
-		}
-	}
-	batches = append(batches, b.String(), "analyze")
-	return batches
-}
-
 func measureSchemaLoad(ctx context.Context, e *env) (*schemaLoadResult, error) {
 	runtime.GC()
 	began := time.Now()
@@ -89,7 +58,7 @@ func measureSchemaLoad(ctx context.Context, e *env) (*schemaLoadResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, batch := range largeSchemaDDL() {
+	for _, batch := range append(fixtures.LargeSchema(), "analyze") {
 		if err := pgtest.ExecSQL(ctx, dsn, batch); err != nil {
 			return nil, fmt.Errorf("building the large schema: %w", err)
 		}

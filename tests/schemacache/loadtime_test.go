@@ -2,8 +2,6 @@ package schemacache
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -11,14 +9,14 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/tests/fixtures"
 	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
 
-// Shape of the large schema: tables with two foreign keys each to earlier
-// tables, and views over them, every fourth one over another view.
+// The large schema is fixtures.LargeSchema.
 const (
-	largeTables = 1000
-	largeViews  = 200
+	largeTables = fixtures.LargeTables
+	largeViews  = fixtures.LargeViews
 	// goalBound is the goal for a load on a warm connection, asserted as
 	// it is whenever the machine is quiet enough for the reference below
 	// to take under 20 ms.
@@ -45,37 +43,6 @@ const (
 	firstBound = 5 * time.Second
 )
 
-// largeSchema returns the DDL of the large schema in batches, each run as
-// one transaction (a single one would need more lock slots than a default
-// server has).
-func largeSchema() []string {
-	var batches []string
-	var b strings.Builder
-	b.WriteString("create schema big;\n")
-	for i := 1; i <= largeTables; i++ {
-		fmt.Fprintf(&b, "create table big.t%04d (id int primary key, name text not null, a_id int, b_id int, "+
-			"created timestamptz default now(), note varchar(40)", i)
-		if i > 1 {
-			fmt.Fprintf(&b, ", foreign key (a_id) references big.t%04d (id), foreign key (b_id) references big.t%04d (id)",
-				i-1, (i+1)/2)
-		}
-		b.WriteString(");\n")
-		if i%100 == 0 {
-			batches = append(batches, b.String())
-			b.Reset()
-		}
-	}
-	for i := 1; i <= largeViews; i++ {
-		if i%4 == 0 {
-			fmt.Fprintf(&b, "create view big.v%03d as select id as vid, name, a_id, b_id from big.v%03d;\n", i, i-1)
-		} else {
-			fmt.Fprintf(&b, "create view big.v%03d as select id, name, a_id, b_id from big.t%04d;\n", i, i*5)
-		}
-	}
-	batches = append(batches, b.String())
-	return batches
-}
-
 // largeDB is the database of the large schema, made once for the tests
 // that need it: it takes seconds to build.
 var largeDB struct {
@@ -91,7 +58,7 @@ func largeSchemaDSN(t testing.TB) string {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		defer cancel()
 		dsn, err := cluster.NewDatabase(ctx, "pgrest_schemacache_large")
-		for _, batch := range append(largeSchema(), "analyze") {
+		for _, batch := range append(fixtures.LargeSchema(), "analyze") {
 			if err != nil {
 				break
 			}
