@@ -144,18 +144,18 @@ func readStat(pid int) (procStat, error) {
 	return st, nil
 }
 
-// measureCPU is measure with the CPU time the window cost: this process's
+// measureCPU is measurePaced with the CPU time the window cost: this process's
 // from the window's start to the end of a garbage collection after its
 // last request (so the variant's garbage is collected on its own
 // account), and the server's around that. The server is read outside this
 // process's interval, so reading /proc costs the variant nothing.
-func measureCPU(ctx context.Context, dur time.Duration, ops []op, keepLatency bool, db *serverCPU) *sample {
+func measureCPU(ctx context.Context, dur time.Duration, ops []op, keepLatency bool, rate float64, db *serverCPU) *sample {
 	var db0 time.Duration
 	if db != nil {
 		db0 = db.total()
 	}
 	c0 := processCPU()
-	s := measure(ctx, dur, ops, keepLatency)
+	s := measurePaced(ctx, dur, ops, keepLatency, rate)
 	runtime.GC()
 	s.cpu = processCPU() - c0
 	if db != nil {

@@ -70,6 +70,14 @@
 //   - naive: the same statements one round trip each through pgx.Tx
 //     (Begin, Exec set_config, Query, Commit), pgx's default statement
 //     cache: what a straightforward Go service does.
+//   - raw@pgrest: the raw loop, same workers and pool, paced at the
+//     throughput pgrest reached so far in the cell (its warm-up and its
+//     windows): workers take the slots of one shared schedule, one
+//     request every 1/rate, and wait for them (pace.go). Its throughput
+//     matches pgrest's within a few per cent (pgrest/raw@pgrest in the
+//     table). -pace adds the loop at other multiples of pgrest's
+//     throughput (-pace 0.25,0.5,1,2), to see how PostgreSQL's cost per
+//     request moves with the pace; -pace '' leaves them all out.
 //
 // Every response of every variant is compared with the expected body (a
 // write's baselines also check that one row was written), and any failure
@@ -86,7 +94,8 @@
 // when it succeeded inside its window. Throughput columns are the median
 // over the rounds; the ratio columns are the median of the per-round
 // ratios, with their range in brackets; the latencies are pgrest's over
-// all rounds, measured at the client.
+// all rounds, measured at the client, and a second table shows every
+// variant's.
 //
 // # CPU time per request
 //
@@ -105,11 +114,13 @@
 //   - process pgrest-caddy+raw is what pgrest's Go side costs per request
 //     beyond Caddy's routing and a pipelined pgx client: the HTTP client's
 //     share is in both and cancels out (goal for items_eq: < 15 µs).
-//   - PostgreSQL pgrest/raw is what pgrest's transaction costs the server
-//     over the same SQL sent by the tight pgx loop (goal: <= 1.2); the
-//     server's cost per request also grows when requests come more
-//     slowly (each one wakes a backend), so pgrest/caddy+raw is shown
-//     beside it, at a comparable pace.
+//   - PostgreSQL pgrest/raw@pgrest is what pgrest's transaction costs
+//     the server over the same SQL sent by the pgx loop at the same pace
+//     (goal: <= 1.2). The server's cost per request grows when requests
+//     come more slowly: a backend sleeps between them and is woken for
+//     each. The unpaced raw loop runs several times faster than pgrest,
+//     so pgrest/raw, shown too, mixes that in; pgrest/caddy+raw, at a
+//     pace close to pgrest's, is shown beside them.
 //
 // # Memory
 //
@@ -197,6 +208,9 @@ type options struct {
 	schemaLoad bool
 	// only names the workloads to measure; empty measures them all.
 	only []string
+	// pace are the multiples of pgrest's throughput at which paced
+	// variants of the raw loop run (pace.go).
+	pace []float64
 	// cpuProfile is where to write a CPU profile of the whole process
 	// (pgrest, Caddy, the load generator and the baselines).
 	cpuProfile string
@@ -236,6 +250,7 @@ func parseFlags(args []string) (options, error) {
 	fs.DurationVar(&opt.disconnect, "disconnect", 2*time.Second, "length of the phase of clients hanging up mid-request; 0 skips it")
 	fs.BoolVar(&opt.schemaLoad, "schema-load", true, "measure the schema cache's load time on 1,000 tables")
 	only := fs.String("w", "", "workloads to measure, comma-separated (default: all)")
+	pace := fs.String("pace", "1", "paced raw variants: multiples of pgrest's throughput in the cell, comma-separated (1 is raw@pgrest; empty: none)")
 	fs.StringVar(&opt.cpuProfile, "cpuprofile", "", "write a CPU profile of the measured load to `file` (go tool pprof)")
 	if err := fs.Parse(args); err != nil {
 		return opt, err
@@ -252,6 +267,17 @@ func parseFlags(args []string) (options, error) {
 	}
 	if *only != "" {
 		opt.only = strings.Split(*only, ",")
+	}
+	if strings.TrimSpace(*pace) != "" {
+		for _, s := range strings.Split(*pace, ",") {
+			f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+			if err != nil || f <= 0 || f > 100 {
+				return opt, fmt.Errorf("-pace: %q is not a multiple of pgrest's throughput", s)
+			}
+			if !slices.Contains(opt.pace, f) {
+				opt.pace = append(opt.pace, f)
+			}
+		}
 	}
 	switch {
 	case opt.reps < 1:
@@ -291,9 +317,12 @@ func run(ctx context.Context, opt options) error {
 
 	variants := []*variant{
 		{name: "pgrest", newOp: env.httpOp, keepLatency: true},
-		{name: "caddy+raw", newOp: env.caddyRawOp},
-		{name: "raw", newOp: env.rawOp},
-		{name: "naive", newOp: env.naiveOp},
+		{name: "caddy+raw", newOp: env.caddyRawOp, keepLatency: true},
+		{name: "raw", newOp: env.rawOp, keepLatency: true},
+		{name: "naive", newOp: env.naiveOp, keepLatency: true},
+	}
+	for _, f := range opt.pace {
+		variants = append(variants, &variant{name: pacedName(f), newOp: env.rawOp, keepLatency: true, pace: f})
 	}
 	cells := len(env.workloads) * len(opt.conc)
 	estimate := time.Duration(cells*len(variants)) * (opt.dur + opt.warmup)
@@ -352,6 +381,8 @@ func run(ctx context.Context, opt options) error {
 	fmt.Println("pgrest..naive: req/s, median over the rounds. ratios: median of the per-round ratios [min-max].")
 	fmt.Println("p50/p99: pgrest's latency over all its rounds, at the client. No request failed.")
 	fmt.Println()
+	printLatency(variants, rows)
+	fmt.Println()
 	printCPU(variants, rows, env.dbWhyNot)
 
 	var mem *rssResult
@@ -379,7 +410,7 @@ func run(ctx context.Context, opt options) error {
 		load.print()
 	}
 	fmt.Println()
-	printGoals(rows, mem, load)
+	printGoals(variants, rows, mem, load)
 	if gone != nil {
 		return gone.failure()
 	}
@@ -393,10 +424,12 @@ type cell struct {
 	conc     int
 	rate     []float64
 	// vs[i] is pgrest's throughput over variant i's (vs[0] unused).
-	vs       []ratio
-	p50, p99 time.Duration
-	errs     []int64
-	firstErr []error
+	vs []ratio
+	// p50 and p99 are pgrest's latencies; p50s and p99s every variant's.
+	p50, p99   time.Duration
+	p50s, p99s []time.Duration
+	errs       []int64
+	firstErr   []error
 	// cpu and dbCPU are the CPU time per request of this process and of
 	// the database server, over all rounds.
 	cpu, dbCPU []time.Duration
@@ -411,7 +444,12 @@ type ratio struct{ median, min, max float64 }
 func measureCell(ctx context.Context, opt options, wl *workload, conc int, variants []*variant, db *serverCPU) (*cell, error) {
 	n := len(variants)
 	row := &cell{workload: wl.name, conc: conc, rate: make([]float64, n), vs: make([]ratio, n),
-		errs: make([]int64, n), firstErr: make([]error, n), cpu: make([]time.Duration, n), dbCPU: make([]time.Duration, n)}
+		errs: make([]int64, n), firstErr: make([]error, n), cpu: make([]time.Duration, n), dbCPU: make([]time.Duration, n),
+		p50s: make([]time.Duration, n), p99s: make([]time.Duration, n)}
+	// pgrestPace follows pgrest's throughput, which the paced variants
+	// match.
+	var pgrestPace paceTracker
+	paceOf := func(i int) float64 { return variants[i].pace * pgrestPace.rate() }
 	ops := make([][]op, n)
 	for i, v := range variants {
 		ops[i] = make([]op, conc)
@@ -426,8 +464,12 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 		}
 	}
 	if opt.warmup > 0 {
-		for i, v := range variants {
-			note(i, measure(ctx, opt.warmup, ops[i], v.keepLatency))
+		for i := range variants {
+			s := measurePaced(ctx, opt.warmup, ops[i], false, paceOf(i))
+			note(i, s)
+			if i == 0 {
+				pgrestPace.add(s)
+			}
 		}
 	}
 	// The warm-ups' garbage is collected now, not on the first window's
@@ -438,7 +480,6 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 	window := perRound / time.Duration(windows)
 	rates := make([][]float64, n)
 	total := make([]sample, n)
-	var latencies []time.Duration
 	for rep := range opt.reps {
 		round := make([]sample, n)
 		for w := range windows {
@@ -446,7 +487,11 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 				i := (rep + w + k) % n
 				// Each window ends with a garbage collection of its own
 				// garbage (measureCPU), so the next starts clean.
-				round[i].add(measureCPU(ctx, window, ops[i], variants[i].keepLatency, db))
+				s := measureCPU(ctx, window, ops[i], variants[i].keepLatency, paceOf(i), db)
+				round[i].add(s)
+				if i == 0 {
+					pgrestPace.add(s)
+				}
 				if err := ctx.Err(); err != nil {
 					return nil, fmt.Errorf("interrupted: %w", err)
 				}
@@ -455,8 +500,6 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 		for i := range variants {
 			note(i, &round[i])
 			rates[i] = append(rates[i], round[i].rate())
-			latencies = append(latencies, round[i].latencies...)
-			round[i].latencies = nil
 			total[i].add(&round[i])
 		}
 	}
@@ -466,9 +509,10 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 		if i > 0 {
 			row.vs[i] = ratios(rates[0], rates[i])
 		}
+		row.p50s[i] = percentile(total[i].latencies, 50)
+		row.p99s[i] = percentile(total[i].latencies, 99)
 	}
-	row.p50 = percentile(latencies, 50)
-	row.p99 = percentile(latencies, 99)
+	row.p50, row.p99 = row.p50s[0], row.p99s[0]
 	return row, nil
 }
 
