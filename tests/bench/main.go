@@ -77,7 +77,7 @@
 //     matches pgrest's within a few per cent (pgrest/raw@pgrest in the
 //     table). -pace adds the loop at other multiples of pgrest's
 //     throughput (-pace 0.25,0.5,1,2), to see how PostgreSQL's cost per
-//     request moves with the pace; -pace '' leaves them all out.
+//     request moves with the pace; an empty -pace leaves them all out.
 //
 // Every response of every variant is compared with the expected body (a
 // write's baselines also check that one row was written), and any failure
