@@ -144,20 +144,25 @@ func readStat(pid int) (procStat, error) {
 	return st, nil
 }
 
-// measureCPU is measurePaced with the CPU time the window cost: this process's
-// from the window's start to the end of a garbage collection after its
-// last request (so the variant's garbage is collected on its own
-// account), and the server's around that. The server is read outside this
-// process's interval, so reading /proc costs the variant nothing.
-func measureCPU(ctx context.Context, dur time.Duration, ops []op, keepLatency bool, rate float64, db *serverCPU) *sample {
+// measureCPU runs a window of load with the CPU time it cost: this
+// process's from the window's start to the end of a garbage collection
+// after its last request (so the variant's garbage is collected on its
+// own account), plus the load generator's over its window when the load
+// came from there (window reports it in the sample's cpu); and the
+// server's around that. The server is read outside this process's
+// interval, so reading /proc costs the variant nothing.
+func measureCPU(db *serverCPU, window func() *sample) *sample {
 	var db0 time.Duration
 	if db != nil {
 		db0 = db.total()
 	}
 	c0 := processCPU()
-	s := measurePaced(ctx, dur, ops, keepLatency, rate)
+	g0 := readGC()
+	s := window()
+	// The collections the window's load caused, not the one that ends it.
+	s.gc = readGC().minus(g0)
 	runtime.GC()
-	s.cpu = processCPU() - c0
+	s.cpu += processCPU() - c0
 	if db != nil {
 		s.dbCPU = db.total() - db0
 	}

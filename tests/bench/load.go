@@ -20,6 +20,9 @@ type variant struct {
 	// pace, when above 0, paces the variant's requests at that multiple
 	// of the throughput pgrest reached so far in the cell (pace.go).
 	pace float64
+	// remote, when set, sends the variant's load from the load
+	// generator's process (client.go).
+	remote *clientProcess
 }
 
 // sample is what one or more windows of load measured.
@@ -36,6 +39,8 @@ type sample struct {
 	// garbage collection after each; dbCPU the database server's, when
 	// measured.
 	cpu, dbCPU time.Duration
+	// gc is the garbage collection in this process during the windows.
+	gc gcStats
 }
 
 func (s *sample) rate() float64 {
@@ -57,6 +62,7 @@ func (s *sample) add(o *sample) {
 	s.latencies = append(s.latencies, o.latencies...)
 	s.cpu += o.cpu
 	s.dbCPU += o.dbCPU
+	s.gc.add(o.gc)
 }
 
 // cpuPerRequest is the CPU time per request served of this process and of

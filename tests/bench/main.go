@@ -211,6 +211,9 @@ type options struct {
 	// pace are the multiples of pgrest's throughput at which paced
 	// variants of the raw loop run (pace.go).
 	pace []float64
+	// client is where the HTTP variants' load comes from: "own" (a
+	// process of its own), "in" (this process) or "both" (client.go).
+	client string
 	// cpuProfile is where to write a CPU profile of the whole process
 	// (pgrest, Caddy, the load generator and the baselines).
 	cpuProfile string
@@ -219,6 +222,10 @@ type options struct {
 func main() {
 	if os.Getenv(runAsCaddy) == "1" {
 		runCaddy()
+		return
+	}
+	if os.Getenv(runAsClient) == "1" {
+		runClient()
 		return
 	}
 	opt, err := parseFlags(os.Args[1:])
@@ -251,6 +258,7 @@ func parseFlags(args []string) (options, error) {
 	fs.BoolVar(&opt.schemaLoad, "schema-load", true, "measure the schema cache's load time on 1,000 tables")
 	only := fs.String("w", "", "workloads to measure, comma-separated (default: all)")
 	pace := fs.String("pace", "1", "paced raw variants: multiples of pgrest's throughput in the cell, comma-separated (1 is raw@pgrest; empty: none)")
+	fs.StringVar(&opt.client, "client", "own", "where the HTTP load generator runs: own (a process of its own, as a real client), in (this process, with Caddy and pgrest) or both, side by side")
 	fs.StringVar(&opt.cpuProfile, "cpuprofile", "", "write a CPU profile of the measured load to `file` (go tool pprof)")
 	if err := fs.Parse(args); err != nil {
 		return opt, err
@@ -296,6 +304,8 @@ func parseFlags(args []string) (options, error) {
 		return opt, errors.New("-rss: cannot be negative")
 	case opt.disconnect < 0:
 		return opt, errors.New("-disconnect: cannot be negative")
+	case !slices.Contains([]string{"own", "in", "both"}, opt.client):
+		return opt, errors.New("-client: own, in or both")
 	}
 	return opt, nil
 }
@@ -323,6 +333,20 @@ func run(ctx context.Context, opt options) error {
 	}
 	for _, f := range opt.pace {
 		variants = append(variants, &variant{name: pacedName(f), newOp: env.rawOp, keepLatency: true, pace: f})
+	}
+	if opt.client != "in" {
+		maxConc := slices.Max(opt.conc)
+		if env.loadgen, err = startClient(env, map[string]string{"pgrest": env.baseURL, "caddy+raw": env.caddyRawURL}, maxConc); err != nil {
+			return fmt.Errorf("starting the load generator: %w", err)
+		}
+		for _, v := range variants[:2] {
+			v.remote = env.loadgen
+		}
+		if opt.client == "both" {
+			variants = append(variants,
+				&variant{name: "pgrest:in", newOp: env.httpOp, keepLatency: true},
+				&variant{name: "caddy+raw:in", newOp: env.caddyRawOp, keepLatency: true})
+		}
 	}
 	cells := len(env.workloads) * len(opt.conc)
 	estimate := time.Duration(cells*len(variants)) * (opt.dur + opt.warmup)
@@ -384,6 +408,8 @@ func run(ctx context.Context, opt options) error {
 	printLatency(variants, rows)
 	fmt.Println()
 	printCPU(variants, rows, env.dbWhyNot)
+	fmt.Println()
+	printGC(variants, rows, opt.client)
 
 	var mem *rssResult
 	if opt.rssConc > 0 {
@@ -433,6 +459,10 @@ type cell struct {
 	// cpu and dbCPU are the CPU time per request of this process and of
 	// the database server, over all rounds.
 	cpu, dbCPU []time.Duration
+	// gc is the garbage collection in this process during each variant's
+	// windows, and served the requests they served.
+	gc     []gcStats
+	served []int64
 }
 
 type ratio struct{ median, min, max float64 }
@@ -445,17 +475,29 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 	n := len(variants)
 	row := &cell{workload: wl.name, conc: conc, rate: make([]float64, n), vs: make([]ratio, n),
 		errs: make([]int64, n), firstErr: make([]error, n), cpu: make([]time.Duration, n), dbCPU: make([]time.Duration, n),
-		p50s: make([]time.Duration, n), p99s: make([]time.Duration, n)}
+		p50s: make([]time.Duration, n), p99s: make([]time.Duration, n), gc: make([]gcStats, n), served: make([]int64, n)}
 	// pgrestPace follows pgrest's throughput, which the paced variants
 	// match.
 	var pgrestPace paceTracker
 	paceOf := func(i int) float64 { return variants[i].pace * pgrestPace.rate() }
 	ops := make([][]op, n)
 	for i, v := range variants {
+		if v.remote != nil {
+			continue
+		}
 		ops[i] = make([]op, conc)
 		for w := range ops[i] {
 			ops[i][w] = v.newOp(wl)
 		}
+	}
+	// load runs one window of variant i, in the load generator's process
+	// or in this one.
+	load := func(i int, dur time.Duration, keepLatency bool) *sample {
+		v := variants[i]
+		if v.remote != nil {
+			return v.remote.window(v.name, wl, conc, dur, keepLatency, paceOf(i))
+		}
+		return measurePaced(ctx, dur, ops[i], keepLatency, paceOf(i))
 	}
 	note := func(i int, s *sample) {
 		row.errs[i] += s.errs
@@ -465,7 +507,7 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 	}
 	if opt.warmup > 0 {
 		for i := range variants {
-			s := measurePaced(ctx, opt.warmup, ops[i], false, paceOf(i))
+			s := load(i, opt.warmup, false)
 			note(i, s)
 			if i == 0 {
 				pgrestPace.add(s)
@@ -487,7 +529,7 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 				i := (rep + w + k) % n
 				// Each window ends with a garbage collection of its own
 				// garbage (measureCPU), so the next starts clean.
-				s := measureCPU(ctx, window, ops[i], variants[i].keepLatency, paceOf(i), db)
+				s := measureCPU(db, func() *sample { return load(i, window, variants[i].keepLatency) })
 				round[i].add(s)
 				if i == 0 {
 					pgrestPace.add(s)
@@ -509,6 +551,7 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 		if i > 0 {
 			row.vs[i] = ratios(rates[0], rates[i])
 		}
+		row.gc[i], row.served[i] = total[i].gc, total[i].served
 		row.p50s[i] = percentile(total[i].latencies, 50)
 		row.p99s[i] = percentile(total[i].latencies, 99)
 	}

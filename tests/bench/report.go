@@ -188,3 +188,31 @@ func ratioOf(a, b time.Duration) float64 {
 func us(d time.Duration) string {
 	return fmt.Sprintf("%.1f", float64(d)/float64(time.Microsecond))
 }
+
+// printGC prints the garbage collection in this process (Caddy, pgrest,
+// the baselines, and the HTTP client when it runs here) during each
+// variant's windows: collections per 1,000 requests, then the CPU time
+// per request of mark assists and of all of the collector's work.
+func printGC(variants []*variant, rows []*cell, client string) {
+	where := "the HTTP client runs in a process of its own"
+	if client == "in" {
+		where = "the HTTP client runs here too"
+	}
+	fmt.Printf("Garbage collection in the bench's process (Caddy, pgrest, the baselines; %s):\n", where)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-11s %4s  GCs/1k req, assist/GC µs/req:", "workload", "conc")
+	for _, v := range variants {
+		fmt.Fprintf(&b, " %16s", v.name)
+	}
+	fmt.Println(b.String())
+	for _, r := range rows {
+		b.Reset()
+		fmt.Fprintf(&b, "%-11s %4d                              ", r.workload, r.conc)
+		for i := range variants {
+			g, n := r.gc[i], max(r.served[i], 1)
+			fmt.Fprintf(&b, " %16s", fmt.Sprintf("%.2f %s/%s", float64(g.cycles)*1000/float64(n),
+				us(g.assist/time.Duration(n)), us(g.gcWork/time.Duration(n))))
+		}
+		fmt.Println(b.String())
+	}
+}

@@ -415,10 +415,15 @@ type env struct {
 	authz     string
 	pgVersion string
 	workloads []*workload
+	// loadgen is the HTTP load generator's process, unless -client in.
+	loadgen *clientProcess
 }
 
 // close undoes setUp, in reverse.
 func (e *env) close() {
+	if e.loadgen != nil {
+		e.loadgen.close()
+	}
 	if e.rawPool != nil {
 		e.rawPool.Close()
 	}
