@@ -68,15 +68,38 @@ func findServerCPU(ctx context.Context, superDSN string) (*serverCPU, string) {
 
 // total is the CPU time the server's processes have used. A process that
 // ended since the last reading takes its time with it: the bench's pools
-// keep their connections, so during the load none does.
+// keep their connections, so during the load none does (but see
+// snapshot).
 func (s *serverCPU) total() time.Duration {
+	var t time.Duration
+	for _, d := range s.snapshot() {
+		t += d
+	}
+	return t
+}
+
+// snapshot is the CPU time of each of the server's processes, by pid.
+func (s *serverCPU) snapshot() map[int]time.Duration {
 	pids, err := s.children()
 	if err != nil {
-		return 0
+		return nil
 	}
-	var t time.Duration
+	m := make(map[int]time.Duration, len(pids)+1)
 	for _, pid := range append(pids, s.postmaster) {
-		t += processTime(pid)
+		m[pid] = processTime(pid)
+	}
+	return m
+}
+
+// since is the CPU time the server's processes used from the snapshot
+// before to the one after: a process's growth, or all its time when it
+// started in between. A process that ended in between (an autovacuum
+// worker, say) counts nothing, rather than taking its earlier time off
+// the window as a difference of totals would.
+func since(before, after map[int]time.Duration) time.Duration {
+	var t time.Duration
+	for pid, d := range after {
+		t += d - before[pid]
 	}
 	return t
 }
@@ -152,9 +175,9 @@ func readStat(pid int) (procStat, error) {
 // server's around that. The server is read outside this process's
 // interval, so reading /proc costs the variant nothing.
 func measureCPU(db *serverCPU, window func() *sample) *sample {
-	var db0 time.Duration
+	var db0 map[int]time.Duration
 	if db != nil {
-		db0 = db.total()
+		db0 = db.snapshot()
 	}
 	c0 := processCPU()
 	g0 := readGC()
@@ -164,7 +187,7 @@ func measureCPU(db *serverCPU, window func() *sample) *sample {
 	runtime.GC()
 	s.cpu += processCPU() - c0
 	if db != nil {
-		s.dbCPU = db.total() - db0
+		s.dbCPU = since(db0, db.snapshot())
 	}
 	return s
 }

@@ -23,6 +23,12 @@ type variant struct {
 	// remote, when set, sends the variant's load from the load
 	// generator's process (client.go).
 	remote *clientProcess
+	// target is the site the load generator sends to, by name (default:
+	// the variant's name).
+	target string
+	// gcPercent, when not 0, is this process's GOGC during the variant's
+	// windows (diag.go).
+	gcPercent int
 }
 
 // sample is what one or more windows of load measured.

@@ -44,10 +44,14 @@
 //
 // # Variants, each with a pool of -pool connections as the authenticator
 //
-//   - pgrest: HTTP/1.1 with keep-alive from a Go client in this process to
-//     Caddy + pgrest: JWT verification (cached), request parsing, the
-//     schema cache, SQL generation, one pipelined transaction, the
-//     response.
+//   - pgrest: HTTP/1.1 with keep-alive from a Go client to Caddy +
+//     pgrest: JWT verification (cached), request parsing, the schema
+//     cache, SQL generation, one pipelined transaction, the response. The
+//     client runs in a process of its own (-client own, the default), as
+//     a real client does, so that its garbage does not count towards the
+//     collections pgrest lives through (client.go); -client in runs it in
+//     this process, -client both measures both ways (pgrest:in,
+//     caddy+raw:in).
 //   - caddy+raw: the ceiling the throughput goal is set against, the
 //     pipelined loop with Caddy's bare routing cost added, measured
 //     directly: the same HTTP client sends the same request to a second
@@ -71,9 +75,10 @@
 //     (Begin, Exec set_config, Query, Commit), pgx's default statement
 //     cache: what a straightforward Go service does.
 //   - raw@pgrest: the raw loop, same workers and pool, paced at the
-//     throughput pgrest reached so far in the cell (its warm-up and its
-//     windows): workers take the slots of one shared schedule, one
-//     request every 1/rate, and wait for them (pace.go). Its throughput
+//     throughput pgrest reached so far in the cell (its windows, or its
+//     warm-up before the first): workers take the slots of one shared
+//     schedule, one request every 1/rate, and wait for them (pace.go).
+//     Its throughput
 //     matches pgrest's within a few per cent (pgrest/raw@pgrest in the
 //     table). -pace adds the loop at other multiples of pgrest's
 //     throughput (-pace 0.25,0.5,1,2), to see how PostgreSQL's cost per
@@ -101,11 +106,15 @@
 //
 // Each window is also timed in CPU: this process's (getrusage, all
 // threads) from the window's start to the end of a garbage collection run
-// after it, so each variant's garbage is collected on its own account; and
+// after it, so each variant's garbage is collected on its own account,
+// plus the load generator's measured the same way in its process when the
+// load came from there, so the column covers the same work either way;
+// and
 // PostgreSQL's, the sum over the postmaster and all its child processes
 // (the backends of every pool, and the background processes, the WAL
 // writer among them) of /proc/<pid>/schedstat's run time, read just
-// outside that interval. Over all rounds, divided by the requests served
+// outside that interval, process by process (one that ended meanwhile
+// counts nothing, one that started counts all its time). Over all rounds, divided by the requests served
 // in the windows (their tails included), that gives microseconds per
 // request on each side. The server's CPU is only read when the bench
 // started it: with PGREST_TEST_DSN the column is left out, and the bench
@@ -162,6 +171,19 @@
 // mean HTTP, Caddy and pgrest cost nothing. The load generator, Caddy,
 // pgrest, the baselines and PostgreSQL all share this machine's cores, so
 // the HTTP client's own work counts against pgrest and caddy+raw alike.
+//
+// # Latency
+//
+// Every variant's p50 and p99 are shown, measured at the client. In a
+// closed loop the p50 follows the throughput (32 clients at X requests a
+// second wait 32/X on average), so compare the tails within one run:
+// pgrest's p99 beside caddy+raw's shows what pgrest adds; raw's, what the
+// machine does to a tight loop without HTTP. The garbage collection table
+// counts the collections in this process during each variant's windows
+// and sets the p99 over the windows in which one ran beside the p99 over
+// the rest. -diag-pool and -diag-gogc add pgrest at other db_pool sizes,
+// and with this process's GOGC changed during its windows (diag.go): a
+// diagnosis only, the default measures pgrest as a user runs it.
 // At concurrency 1 the gap is the latency HTTP, Caddy and pgrest add to
 // each request; once the cores are saturated it is the CPU they spend per
 // request (HTTP on both ends, routing, the token, the settings JSON).
@@ -214,6 +236,9 @@ type options struct {
 	// client is where the HTTP variants' load comes from: "own" (a
 	// process of its own), "in" (this process) or "both" (client.go).
 	client string
+	// diagPool and diagGOGC add diagnostic variants (diag.go).
+	diagPool []int
+	diagGOGC int
 	// cpuProfile is where to write a CPU profile of the whole process
 	// (pgrest, Caddy, the load generator and the baselines).
 	cpuProfile string
@@ -259,6 +284,8 @@ func parseFlags(args []string) (options, error) {
 	only := fs.String("w", "", "workloads to measure, comma-separated (default: all)")
 	pace := fs.String("pace", "1", "paced raw variants: multiples of pgrest's throughput in the cell, comma-separated (1 is raw@pgrest; empty: none)")
 	fs.StringVar(&opt.client, "client", "own", "where the HTTP load generator runs: own (a process of its own, as a real client), in (this process, with Caddy and pgrest) or both, side by side")
+	diagPool := fs.String("diag-pool", "", "diagnosis: pgrest at these db_pool sizes too, comma-separated (variants pgrest:poolN)")
+	fs.IntVar(&opt.diagGOGC, "diag-gogc", 0, "diagnosis: pgrest with this process's GOGC at this percentage during its windows too (variant pgrest:gogcN)")
 	fs.StringVar(&opt.cpuProfile, "cpuprofile", "", "write a CPU profile of the measured load to `file` (go tool pprof)")
 	if err := fs.Parse(args); err != nil {
 		return opt, err
@@ -275,6 +302,15 @@ func parseFlags(args []string) (options, error) {
 	}
 	if *only != "" {
 		opt.only = strings.Split(*only, ",")
+	}
+	if *diagPool != "" {
+		for _, s := range strings.Split(*diagPool, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(s))
+			if err != nil || n < 1 {
+				return opt, fmt.Errorf("-diag-pool: %q is not a pool size", s)
+			}
+			opt.diagPool = append(opt.diagPool, n)
+		}
 	}
 	if strings.TrimSpace(*pace) != "" {
 		for _, s := range strings.Split(*pace, ",") {
@@ -334,12 +370,28 @@ func run(ctx context.Context, opt options) error {
 	for _, f := range opt.pace {
 		variants = append(variants, &variant{name: pacedName(f), newOp: env.rawOp, keepLatency: true, pace: f})
 	}
+	httpVariants := slices.Clone(variants[:2])
+	for _, n := range opt.diagPool {
+		name := diagPoolName(n)
+		v := &variant{name: name, newOp: env.opAt(env.diagURLs[name]), keepLatency: true}
+		variants = append(variants, v)
+		httpVariants = append(httpVariants, v)
+	}
+	if opt.diagGOGC != 0 {
+		v := &variant{name: diagGOGCName(opt.diagGOGC), newOp: env.httpOp, keepLatency: true, target: "pgrest", gcPercent: opt.diagGOGC}
+		variants = append(variants, v)
+		httpVariants = append(httpVariants, v)
+	}
 	if opt.client != "in" {
 		maxConc := slices.Max(opt.conc)
-		if env.loadgen, err = startClient(env, map[string]string{"pgrest": env.baseURL, "caddy+raw": env.caddyRawURL}, maxConc); err != nil {
+		targets := map[string]string{"pgrest": env.baseURL, "caddy+raw": env.caddyRawURL}
+		for name, url := range env.diagURLs {
+			targets[name] = url
+		}
+		if env.loadgen, err = startClient(env, targets, maxConc); err != nil {
 			return fmt.Errorf("starting the load generator: %w", err)
 		}
-		for _, v := range variants[:2] {
+		for _, v := range httpVariants {
 			v.remote = env.loadgen
 		}
 		if opt.client == "both" {
@@ -376,6 +428,11 @@ func run(ctx context.Context, opt options) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
+	if opt.client == "in" {
+		fmt.Printf("The HTTP client runs in this process, beside Caddy and pgrest: its garbage adds to the collections they live through.\n\n")
+	} else {
+		fmt.Printf("The HTTP client runs in a process of its own, as a real client does: this process holds Caddy, pgrest and the idle baselines.\n\n")
+	}
 	printHeader(variants)
 	var rows []*cell
 	for _, wl := range env.workloads {
@@ -407,7 +464,7 @@ func run(ctx context.Context, opt options) error {
 	fmt.Println()
 	printLatency(variants, rows)
 	fmt.Println()
-	printCPU(variants, rows, env.dbWhyNot)
+	printCPU(variants, rows, env.dbWhyNot, opt.client)
 	fmt.Println()
 	printGC(variants, rows, opt.client)
 
@@ -463,6 +520,11 @@ type cell struct {
 	// windows, and served the requests they served.
 	gc     []gcStats
 	served []int64
+	// gcWindows counts the windows in which a collection ran, of windows;
+	// p99GC and p99NoGC are the p99 over the windows with one and over
+	// the rest: how much of the tail garbage collection makes.
+	gcWindows, windows []int
+	p99GC, p99NoGC     []time.Duration
 }
 
 type ratio struct{ median, min, max float64 }
@@ -475,7 +537,8 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 	n := len(variants)
 	row := &cell{workload: wl.name, conc: conc, rate: make([]float64, n), vs: make([]ratio, n),
 		errs: make([]int64, n), firstErr: make([]error, n), cpu: make([]time.Duration, n), dbCPU: make([]time.Duration, n),
-		p50s: make([]time.Duration, n), p99s: make([]time.Duration, n), gc: make([]gcStats, n), served: make([]int64, n)}
+		p50s: make([]time.Duration, n), p99s: make([]time.Duration, n), gc: make([]gcStats, n), served: make([]int64, n),
+		gcWindows: make([]int, n), windows: make([]int, n), p99GC: make([]time.Duration, n), p99NoGC: make([]time.Duration, n)}
 	// pgrestPace follows pgrest's throughput, which the paced variants
 	// match.
 	var pgrestPace paceTracker
@@ -494,10 +557,16 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 	// or in this one.
 	load := func(i int, dur time.Duration, keepLatency bool) *sample {
 		v := variants[i]
-		if v.remote != nil {
-			return v.remote.window(v.name, wl, conc, dur, keepLatency, paceOf(i))
-		}
-		return measurePaced(ctx, dur, ops[i], keepLatency, paceOf(i))
+		return withGCPercent(v.gcPercent, func() *sample {
+			if v.remote != nil {
+				target := v.target
+				if target == "" {
+					target = v.name
+				}
+				return v.remote.window(target, wl, conc, dur, keepLatency, paceOf(i))
+			}
+			return measurePaced(ctx, dur, ops[i], keepLatency, paceOf(i))
+		})
 	}
 	note := func(i int, s *sample) {
 		row.errs[i] += s.errs
@@ -510,7 +579,7 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 			s := load(i, opt.warmup, false)
 			note(i, s)
 			if i == 0 {
-				pgrestPace.add(s)
+				pgrestPace.addWarmUp(s)
 			}
 		}
 	}
@@ -522,6 +591,7 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 	window := perRound / time.Duration(windows)
 	rates := make([][]float64, n)
 	total := make([]sample, n)
+	withGC, withoutGC := make([][]time.Duration, n), make([][]time.Duration, n)
 	for rep := range opt.reps {
 		round := make([]sample, n)
 		for w := range windows {
@@ -530,6 +600,13 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 				// Each window ends with a garbage collection of its own
 				// garbage (measureCPU), so the next starts clean.
 				s := measureCPU(db, func() *sample { return load(i, window, variants[i].keepLatency) })
+				row.windows[i]++
+				if s.gc.cycles > 0 {
+					row.gcWindows[i]++
+					withGC[i] = append(withGC[i], s.latencies...)
+				} else {
+					withoutGC[i] = append(withoutGC[i], s.latencies...)
+				}
 				round[i].add(s)
 				if i == 0 {
 					pgrestPace.add(s)
@@ -552,6 +629,7 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 			row.vs[i] = ratios(rates[0], rates[i])
 		}
 		row.gc[i], row.served[i] = total[i].gc, total[i].served
+		row.p99GC[i], row.p99NoGC[i] = percentile(withGC[i], 99), percentile(withoutGC[i], 99)
 		row.p50s[i] = percentile(total[i].latencies, 50)
 		row.p99s[i] = percentile(total[i].latencies, 99)
 	}

@@ -67,11 +67,12 @@ func pacedName(factor float64) string {
 	return "raw@" + strconv.FormatFloat(factor, 'g', -1, 64) + "x"
 }
 
-// paceTracker follows the throughput pgrest reached in a cell, over its
-// warm-up and every window measured so far.
+// paceTracker follows the throughput pgrest reached in a cell: over its
+// measured windows so far, or its warm-up until there is one (a warm-up
+// starts on cold connections and runs slower).
 type paceTracker struct {
-	done   int64
-	window time.Duration
+	done, warmDone     int64
+	window, warmWindow time.Duration
 }
 
 func (t *paceTracker) add(s *sample) {
@@ -79,9 +80,17 @@ func (t *paceTracker) add(s *sample) {
 	t.window += s.window
 }
 
+func (t *paceTracker) addWarmUp(s *sample) {
+	t.warmDone += s.done
+	t.warmWindow += s.window
+}
+
 func (t *paceTracker) rate() float64 {
-	if t.window <= 0 {
-		return 0
+	switch {
+	case t.window > 0:
+		return float64(t.done) / t.window.Seconds()
+	case t.warmWindow > 0:
+		return float64(t.warmDone) / t.warmWindow.Seconds()
 	}
-	return float64(t.done) / t.window.Seconds()
+	return 0
 }

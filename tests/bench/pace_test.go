@@ -35,6 +35,10 @@ func TestPaceTrackerFollowsTheMeasuredRate(t *testing.T) {
 	if tr.rate() != 0 {
 		t.Fatalf("rate before any window: %v", tr.rate())
 	}
+	tr.addWarmUp(&sample{done: 50, window: 100 * time.Millisecond})
+	if got := tr.rate(); got != 500 {
+		t.Errorf("rate after the warm-up %v, want 500", got)
+	}
 	tr.add(&sample{done: 300, window: 100 * time.Millisecond})
 	tr.add(&sample{done: 100, window: 100 * time.Millisecond})
 	if got := tr.rate(); got != 2000 {

@@ -12,9 +12,13 @@ import (
 // side costs beyond Caddy's routing and a pipelined pgx client; pgrest/raw
 // on the server's side is what pgrest's transaction costs PostgreSQL over
 // the same SQL sent by hand.
-func printCPU(variants []*variant, rows []*cell, dbWhyNot string) {
+func printCPU(variants []*variant, rows []*cell, dbWhyNot, client string) {
 	paced := indexOrNone(variants, pacedName(1))
-	fmt.Println("CPU time per request, µs: this process (load generator, Caddy, pgrest, the baselines' pgx) and PostgreSQL (all its processes)")
+	self := "this process (load generator, Caddy, pgrest, the baselines' pgx)"
+	if client != "in" {
+		self = "this process (Caddy, pgrest, the baselines' pgx) plus the load generator's, for the HTTP variants"
+	}
+	fmt.Printf("CPU time per request, µs: %s, and PostgreSQL (all its processes)\n", self)
 	var b strings.Builder
 	fmt.Fprintf(&b, "%-11s %4s  process:", "workload", "conc")
 	for _, v := range variants {
@@ -198,11 +202,18 @@ func printGC(variants []*variant, rows []*cell, client string) {
 	if client == "in" {
 		where = "the HTTP client runs here too"
 	}
-	fmt.Printf("Garbage collection in the bench's process (Caddy, pgrest, the baselines; %s):\n", where)
+	fmt.Printf("Garbage collection in the bench's process (Caddy, pgrest, the baselines; %s),\n", where)
+	fmt.Println("and the p99 over the windows in which a collection ran beside the p99 over the rest (windows with one/all):")
 	var b strings.Builder
 	fmt.Fprintf(&b, "%-11s %4s  GCs/1k req, assist/GC µs/req:", "workload", "conc")
 	for _, v := range variants {
 		fmt.Fprintf(&b, " %16s", v.name)
+	}
+	fmt.Fprintf(&b, "   p99 with GC / without:")
+	for _, v := range variants {
+		if v.keepLatency {
+			fmt.Fprintf(&b, " %24s", v.name)
+		}
 	}
 	fmt.Println(b.String())
 	for _, r := range rows {
@@ -212,6 +223,12 @@ func printGC(variants []*variant, rows []*cell, client string) {
 			g, n := r.gc[i], max(r.served[i], 1)
 			fmt.Fprintf(&b, " %16s", fmt.Sprintf("%.2f %s/%s", float64(g.cycles)*1000/float64(n),
 				us(g.assist/time.Duration(n)), us(g.gcWork/time.Duration(n))))
+		}
+		fmt.Fprintf(&b, "                          ")
+		for i, v := range variants {
+			if v.keepLatency {
+				fmt.Fprintf(&b, " %24s", fmt.Sprintf("%s / %s (%d/%d)", ms(r.p99GC[i]), ms(r.p99NoGC[i]), r.gcWindows[i], r.windows[i]))
+			}
 		}
 		fmt.Println(b.String())
 	}
