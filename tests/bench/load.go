@@ -18,7 +18,7 @@ type variant struct {
 	// keepLatency keeps every request's latency (for the p50/p99 table).
 	keepLatency bool
 	// pace, when above 0, paces the variant's requests at that multiple
-	// of the throughput pgrest reached so far in the cell (pace.go).
+	// of the throughput pgrest just reached in the cell (pace.go).
 	pace float64
 	// remote, when set, sends the variant's load from the load
 	// generator's process (client.go).

@@ -75,12 +75,11 @@
 //     (Begin, Exec set_config, Query, Commit), pgx's default statement
 //     cache: what a straightforward Go service does.
 //   - raw@pgrest: the raw loop, same workers and pool, paced at the
-//     throughput pgrest reached so far in the cell (its windows, or its
-//     warm-up before the first): workers take the slots of one shared
-//     schedule, one request every 1/rate, and wait for them (pace.go).
-//     Its throughput
-//     matches pgrest's within a few per cent (pgrest/raw@pgrest in the
-//     table). -pace adds the loop at other multiples of pgrest's
+//     throughput pgrest just reached in the cell (over its last two
+//     windows, or its warm-up before the first): workers take the slots
+//     of one shared schedule, one request every 1/rate, and wait for
+//     them (pace.go). pgrest/raw@pgrest in the table shows how closely
+//     its throughput matched pgrest's. -pace adds the loop at other multiples of pgrest's
 //     throughput (-pace 0.25,0.5,1,2), to see how PostgreSQL's cost per
 //     request moves with the pace; an empty -pace leaves them all out.
 //
@@ -539,8 +538,8 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 		errs: make([]int64, n), firstErr: make([]error, n), cpu: make([]time.Duration, n), dbCPU: make([]time.Duration, n),
 		p50s: make([]time.Duration, n), p99s: make([]time.Duration, n), gc: make([]gcStats, n), served: make([]int64, n),
 		gcWindows: make([]int, n), windows: make([]int, n), p99GC: make([]time.Duration, n), p99NoGC: make([]time.Duration, n)}
-	// pgrestPace follows pgrest's throughput, which the paced variants
-	// match.
+	// pgrestPace follows pgrest's recent throughput, which the paced
+	// variants match.
 	var pgrestPace paceTracker
 	paceOf := func(i int) float64 { return variants[i].pace * pgrestPace.rate() }
 	ops := make([][]op, n)

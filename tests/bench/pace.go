@@ -15,7 +15,7 @@ import (
 // as pgrest on this machine, so PostgreSQL CPU pgrest/raw mixes what
 // pgrest sends with how fast it comes. The paced variants (-pace) run the
 // raw loop, same statements, same workers and pool, at a multiple of the
-// throughput pgrest reached so far in the cell: at 1, raw@pgrest, the
+// throughput pgrest just reached in the cell: at 1, raw@pgrest, the
 // same statements at pgrest's pace, which leaves what pgrest's
 // transaction itself costs the server; the other multiples show how the
 // cost per request moves with the pace.
@@ -67,17 +67,25 @@ func pacedName(factor float64) string {
 	return "raw@" + strconv.FormatFloat(factor, 'g', -1, 64) + "x"
 }
 
-// paceTracker follows the throughput pgrest reached in a cell: over its
-// measured windows so far, or its warm-up until there is one (a warm-up
-// starts on cold connections and runs slower).
+// paceTracker follows the throughput pgrest just reached in a cell: over
+// its last paceWindows windows, or its warm-up until there is one (a
+// warm-up starts on cold connections and runs slower). Recent windows,
+// not all so far: on a shared machine pgrest's rate drifts as the load
+// around it does, and the paced loop should meet the same conditions.
 type paceTracker struct {
-	done, warmDone     int64
-	window, warmWindow time.Duration
+	recent     []*sample
+	warmDone   int64
+	warmWindow time.Duration
 }
 
+// paceWindows is how many of pgrest's latest windows set the pace.
+const paceWindows = 2
+
 func (t *paceTracker) add(s *sample) {
-	t.done += s.done
-	t.window += s.window
+	t.recent = append(t.recent, s)
+	if len(t.recent) > paceWindows {
+		t.recent = t.recent[1:]
+	}
 }
 
 func (t *paceTracker) addWarmUp(s *sample) {
@@ -86,11 +94,17 @@ func (t *paceTracker) addWarmUp(s *sample) {
 }
 
 func (t *paceTracker) rate() float64 {
-	switch {
-	case t.window > 0:
-		return float64(t.done) / t.window.Seconds()
-	case t.warmWindow > 0:
-		return float64(t.warmDone) / t.warmWindow.Seconds()
+	var done int64
+	var window time.Duration
+	for _, s := range t.recent {
+		done += s.done
+		window += s.window
 	}
-	return 0
+	if window == 0 {
+		done, window = t.warmDone, t.warmWindow
+	}
+	if window <= 0 {
+		return 0
+	}
+	return float64(done) / window.Seconds()
 }

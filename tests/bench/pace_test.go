@@ -39,10 +39,11 @@ func TestPaceTrackerFollowsTheMeasuredRate(t *testing.T) {
 	if got := tr.rate(); got != 500 {
 		t.Errorf("rate after the warm-up %v, want 500", got)
 	}
+	tr.add(&sample{done: 900, window: 100 * time.Millisecond})
 	tr.add(&sample{done: 300, window: 100 * time.Millisecond})
 	tr.add(&sample{done: 100, window: 100 * time.Millisecond})
 	if got := tr.rate(); got != 2000 {
-		t.Errorf("rate %v, want 2000", got)
+		t.Errorf("rate %v, want 2000, over the last two windows", got)
 	}
 	if pacedName(1) != "raw@pgrest" || pacedName(0.5) != "raw@0.5x" {
 		t.Errorf("names %q, %q", pacedName(1), pacedName(0.5))
