@@ -155,7 +155,7 @@ func printGoals(variants []*variant, rows []*cell, mem *rssResult, load *schemaL
 	if worstCell != nil {
 		// The machine's own tail: the same cell's p99 without pgrest.
 		cr, raw := indexOf(variants, "caddy+raw"), indexOf(variants, "raw")
-		fmt.Printf("  %-44s caddy+raw %s, raw %s (p50 %s, %s, %s)\n", "  the same cell without pgrest",
+		fmt.Printf("  %-44s caddy+raw %s, raw %s (p50: pgrest %s, caddy+raw %s, raw %s)\n", "  p99 of the same cell without pgrest",
 			ms(worstCell.p99s[cr]), ms(worstCell.p99s[raw]), ms(worstCell.p50), ms(worstCell.p50s[cr]), ms(worstCell.p50s[raw]))
 	}
 	goal("items_eq Go CPU, pgrest - caddy+raw", goExtra, "< 15 µs", goMet)
