@@ -179,8 +179,9 @@
 // pgrest's p99 beside caddy+raw's shows what pgrest adds; raw's, what the
 // machine does to a tight loop without HTTP. The garbage collection table
 // counts the collections in this process during each variant's windows
-// and sets the p99 over the windows in which one ran beside the p99 over
-// the rest. -diag-pool and -diag-gogc add pgrest at other db_pool sizes,
+// (a p99 over the windows with a collection against the rest would not
+// tell: a window the machine stalled serves fewer requests, allocates
+// less and so has none). -diag-pool and -diag-gogc add pgrest at other db_pool sizes,
 // and with this process's GOGC changed during its windows (diag.go): a
 // diagnosis only, the default measures pgrest as a user runs it.
 // At concurrency 1 the gap is the latency HTTP, Caddy and pgrest add to
@@ -519,11 +520,6 @@ type cell struct {
 	// windows, and served the requests they served.
 	gc     []gcStats
 	served []int64
-	// gcWindows counts the windows in which a collection ran, of windows;
-	// p99GC and p99NoGC are the p99 over the windows with one and over
-	// the rest: how much of the tail garbage collection makes.
-	gcWindows, windows []int
-	p99GC, p99NoGC     []time.Duration
 }
 
 type ratio struct{ median, min, max float64 }
@@ -536,8 +532,7 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 	n := len(variants)
 	row := &cell{workload: wl.name, conc: conc, rate: make([]float64, n), vs: make([]ratio, n),
 		errs: make([]int64, n), firstErr: make([]error, n), cpu: make([]time.Duration, n), dbCPU: make([]time.Duration, n),
-		p50s: make([]time.Duration, n), p99s: make([]time.Duration, n), gc: make([]gcStats, n), served: make([]int64, n),
-		gcWindows: make([]int, n), windows: make([]int, n), p99GC: make([]time.Duration, n), p99NoGC: make([]time.Duration, n)}
+		p50s: make([]time.Duration, n), p99s: make([]time.Duration, n), gc: make([]gcStats, n), served: make([]int64, n)}
 	// pgrestPace follows pgrest's recent throughput, which the paced
 	// variants match.
 	var pgrestPace paceTracker
@@ -590,7 +585,6 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 	window := perRound / time.Duration(windows)
 	rates := make([][]float64, n)
 	total := make([]sample, n)
-	withGC, withoutGC := make([][]time.Duration, n), make([][]time.Duration, n)
 	for rep := range opt.reps {
 		round := make([]sample, n)
 		for w := range windows {
@@ -599,13 +593,6 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 				// Each window ends with a garbage collection of its own
 				// garbage (measureCPU), so the next starts clean.
 				s := measureCPU(db, func() *sample { return load(i, window, variants[i].keepLatency) })
-				row.windows[i]++
-				if s.gc.cycles > 0 {
-					row.gcWindows[i]++
-					withGC[i] = append(withGC[i], s.latencies...)
-				} else {
-					withoutGC[i] = append(withoutGC[i], s.latencies...)
-				}
 				round[i].add(s)
 				if i == 0 {
 					pgrestPace.add(s)
@@ -628,7 +615,6 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 			row.vs[i] = ratios(rates[0], rates[i])
 		}
 		row.gc[i], row.served[i] = total[i].gc, total[i].served
-		row.p99GC[i], row.p99NoGC[i] = percentile(withGC[i], 99), percentile(withoutGC[i], 99)
 		row.p50s[i] = percentile(total[i].latencies, 50)
 		row.p99s[i] = percentile(total[i].latencies, 99)
 	}

@@ -214,19 +214,13 @@ func printGC(variants []*variant, rows []*cell, client string) {
 	if client == "in" {
 		where = "the HTTP client runs here too"
 	}
-	fmt.Printf("Garbage collection in the bench's process (Caddy, pgrest, the baselines; %s),\n", where)
-	fmt.Println("and the p99 over the windows in which a collection ran beside the p99 over the rest (windows with one/all):")
+	fmt.Printf("Garbage collection in the bench's process (Caddy, pgrest, the baselines; %s):\n", where)
 	var b strings.Builder
 	fmt.Fprintf(&b, "%-11s %4s  GCs/1k req, assist/GC µs/req:", "workload", "conc")
 	for _, v := range variants {
 		fmt.Fprintf(&b, " %16s", v.name)
 	}
-	fmt.Fprintf(&b, "   p99 with GC / without:")
-	for _, v := range variants {
-		if v.keepLatency {
-			fmt.Fprintf(&b, " %24s", v.name)
-		}
-	}
+
 	fmt.Println(b.String())
 	for _, r := range rows {
 		b.Reset()
@@ -236,12 +230,7 @@ func printGC(variants []*variant, rows []*cell, client string) {
 			fmt.Fprintf(&b, " %16s", fmt.Sprintf("%.2f %s/%s", float64(g.cycles)*1000/float64(n),
 				us(g.assist/time.Duration(n)), us(g.gcWork/time.Duration(n))))
 		}
-		fmt.Fprintf(&b, "                          ")
-		for i, v := range variants {
-			if v.keepLatency {
-				fmt.Fprintf(&b, " %24s", fmt.Sprintf("%s / %s (%d/%d)", ms(r.p99GC[i]), ms(r.p99NoGC[i]), r.gcWindows[i], r.windows[i]))
-			}
-		}
+
 		fmt.Println(b.String())
 	}
 }
