@@ -68,15 +68,38 @@ func findServerCPU(ctx context.Context, superDSN string) (*serverCPU, string) {
 
 // total is the CPU time the server's processes have used. A process that
 // ended since the last reading takes its time with it: the bench's pools
-// keep their connections, so during the load none does.
+// keep their connections, so during the load none does (but see
+// snapshot).
 func (s *serverCPU) total() time.Duration {
+	var t time.Duration
+	for _, d := range s.snapshot() {
+		t += d
+	}
+	return t
+}
+
+// snapshot is the CPU time of each of the server's processes, by pid.
+func (s *serverCPU) snapshot() map[int]time.Duration {
 	pids, err := s.children()
 	if err != nil {
-		return 0
+		return nil
 	}
-	var t time.Duration
+	m := make(map[int]time.Duration, len(pids)+1)
 	for _, pid := range append(pids, s.postmaster) {
-		t += processTime(pid)
+		m[pid] = processTime(pid)
+	}
+	return m
+}
+
+// since is the CPU time the server's processes used from the snapshot
+// before to the one after: a process's growth, or all its time when it
+// started in between. A process that ended in between (an autovacuum
+// worker, say) counts nothing, rather than taking its earlier time off
+// the window as a difference of totals would.
+func since(before, after map[int]time.Duration) time.Duration {
+	var t time.Duration
+	for pid, d := range after {
+		t += d - before[pid]
 	}
 	return t
 }
@@ -144,22 +167,27 @@ func readStat(pid int) (procStat, error) {
 	return st, nil
 }
 
-// measureCPU is measure with the CPU time the window cost: this process's
-// from the window's start to the end of a garbage collection after its
-// last request (so the variant's garbage is collected on its own
-// account), and the server's around that. The server is read outside this
-// process's interval, so reading /proc costs the variant nothing.
-func measureCPU(ctx context.Context, dur time.Duration, ops []op, keepLatency bool, db *serverCPU) *sample {
-	var db0 time.Duration
+// measureCPU runs a window of load with the CPU time it cost: this
+// process's from the window's start to the end of a garbage collection
+// after its last request (so the variant's garbage is collected on its
+// own account), plus the load generator's over its window when the load
+// came from there (window reports it in the sample's cpu); and the
+// server's around that. The server is read outside this process's
+// interval, so reading /proc costs the variant nothing.
+func measureCPU(db *serverCPU, window func() *sample) *sample {
+	var db0 map[int]time.Duration
 	if db != nil {
-		db0 = db.total()
+		db0 = db.snapshot()
 	}
 	c0 := processCPU()
-	s := measure(ctx, dur, ops, keepLatency)
+	g0 := readGC()
+	s := window()
+	// The collections the window's load caused, not the one that ends it.
+	s.gc = readGC().minus(g0)
 	runtime.GC()
-	s.cpu = processCPU() - c0
+	s.cpu += processCPU() - c0
 	if db != nil {
-		s.dbCPU = db.total() - db0
+		s.dbCPU = since(db0, db.snapshot())
 	}
 	return s
 }

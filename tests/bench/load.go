@@ -15,8 +15,20 @@ type variant struct {
 	name string
 	// newOp makes a worker's op for wl.
 	newOp func(wl *workload) op
-	// keepLatency keeps every request's latency (for pgrest's p50/p99).
+	// keepLatency keeps every request's latency (for the p50/p99 table).
 	keepLatency bool
+	// pace, when above 0, paces the variant's requests at that multiple
+	// of the throughput pgrest just reached in the cell (pace.go).
+	pace float64
+	// remote, when set, sends the variant's load from the load
+	// generator's process (client.go).
+	remote *clientProcess
+	// target is the site the load generator sends to, by name (default:
+	// the variant's name).
+	target string
+	// gcPercent, when not 0, is this process's GOGC during the variant's
+	// windows (diag.go).
+	gcPercent int
 }
 
 // sample is what one or more windows of load measured.
@@ -33,6 +45,8 @@ type sample struct {
 	// garbage collection after each; dbCPU the database server's, when
 	// measured.
 	cpu, dbCPU time.Duration
+	// gc is the garbage collection in this process during the windows.
+	gc gcStats
 }
 
 func (s *sample) rate() float64 {
@@ -54,6 +68,7 @@ func (s *sample) add(o *sample) {
 	s.latencies = append(s.latencies, o.latencies...)
 	s.cpu += o.cpu
 	s.dbCPU += o.dbCPU
+	s.gc.add(o.gc)
 }
 
 // cpuPerRequest is the CPU time per request served of this process and of
@@ -75,6 +90,14 @@ const maxErrsPerWorker = 100
 // flight then are finished (and checked) but not counted, so short
 // windows carry no bias from their tail.
 func measure(ctx context.Context, dur time.Duration, ops []op, keepLatency bool) *sample {
+	return measurePaced(ctx, dur, ops, keepLatency, 0)
+}
+
+// measurePaced is measure with the requests paced at rate per second
+// (pace.go): a worker takes the next slot of a shared schedule and waits
+// for its time before sending. A rate of 0 is measure's closed loop. The
+// latencies are timed from the send.
+func measurePaced(ctx context.Context, dur time.Duration, ops []op, keepLatency bool, rate float64) *sample {
 	type worker struct {
 		done      int64
 		served    int64
@@ -86,10 +109,14 @@ func measure(ctx context.Context, dur time.Duration, ops []op, keepLatency bool)
 	var wg sync.WaitGroup
 	start := time.Now()
 	deadline := start.Add(dur)
+	pace := newPacer(start, rate)
 	for i := range workers {
 		w, run := &workers[i], ops[i]
 		wg.Go(func() {
 			for {
+				if pace != nil && !pace.wait(ctx, deadline) {
+					return
+				}
 				t0 := time.Now()
 				if !t0.Before(deadline) || ctx.Err() != nil {
 					return

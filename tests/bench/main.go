@@ -44,10 +44,14 @@
 //
 // # Variants, each with a pool of -pool connections as the authenticator
 //
-//   - pgrest: HTTP/1.1 with keep-alive from a Go client in this process to
-//     Caddy + pgrest: JWT verification (cached), request parsing, the
-//     schema cache, SQL generation, one pipelined transaction, the
-//     response.
+//   - pgrest: HTTP/1.1 with keep-alive from a Go client to Caddy +
+//     pgrest: JWT verification (cached), request parsing, the schema
+//     cache, SQL generation, one pipelined transaction, the response. The
+//     client runs in a process of its own (-client own, the default), as
+//     a real client does, so that its garbage does not count towards the
+//     collections pgrest lives through (client.go); -client in runs it in
+//     this process, -client both measures both ways (pgrest:in,
+//     caddy+raw:in).
 //   - caddy+raw: the ceiling the throughput goal is set against, the
 //     pipelined loop with Caddy's bare routing cost added, measured
 //     directly: the same HTTP client sends the same request to a second
@@ -70,6 +74,14 @@
 //   - naive: the same statements one round trip each through pgx.Tx
 //     (Begin, Exec set_config, Query, Commit), pgx's default statement
 //     cache: what a straightforward Go service does.
+//   - raw@pgrest: the raw loop, same workers and pool, paced at the
+//     throughput pgrest just reached in the cell (over its last two
+//     windows, or its warm-up before the first): workers take the slots
+//     of one shared schedule, one request every 1/rate, and wait for
+//     them (pace.go). pgrest/raw@pgrest in the table shows how closely
+//     its throughput matched pgrest's. -pace adds the loop at other multiples of pgrest's
+//     throughput (-pace 0.25,0.5,1,2), to see how PostgreSQL's cost per
+//     request moves with the pace; an empty -pace leaves them all out.
 //
 // Every response of every variant is compared with the expected body (a
 // write's baselines also check that one row was written), and any failure
@@ -86,17 +98,22 @@
 // when it succeeded inside its window. Throughput columns are the median
 // over the rounds; the ratio columns are the median of the per-round
 // ratios, with their range in brackets; the latencies are pgrest's over
-// all rounds, measured at the client.
+// all rounds, measured at the client, and a second table shows every
+// variant's.
 //
 // # CPU time per request
 //
 // Each window is also timed in CPU: this process's (getrusage, all
 // threads) from the window's start to the end of a garbage collection run
-// after it, so each variant's garbage is collected on its own account; and
+// after it, so each variant's garbage is collected on its own account,
+// plus the load generator's measured the same way in its process when the
+// load came from there, so the column covers the same work either way;
+// and
 // PostgreSQL's, the sum over the postmaster and all its child processes
 // (the backends of every pool, and the background processes, the WAL
 // writer among them) of /proc/<pid>/schedstat's run time, read just
-// outside that interval. Over all rounds, divided by the requests served
+// outside that interval, process by process (one that ended meanwhile
+// counts nothing, one that started counts all its time). Over all rounds, divided by the requests served
 // in the windows (their tails included), that gives microseconds per
 // request on each side. The server's CPU is only read when the bench
 // started it: with PGREST_TEST_DSN the column is left out, and the bench
@@ -105,11 +122,13 @@
 //   - process pgrest-caddy+raw is what pgrest's Go side costs per request
 //     beyond Caddy's routing and a pipelined pgx client: the HTTP client's
 //     share is in both and cancels out (goal for items_eq: < 15 µs).
-//   - PostgreSQL pgrest/raw is what pgrest's transaction costs the server
-//     over the same SQL sent by the tight pgx loop (goal: <= 1.2); the
-//     server's cost per request also grows when requests come more
-//     slowly (each one wakes a backend), so pgrest/caddy+raw is shown
-//     beside it, at a comparable pace.
+//   - PostgreSQL pgrest/raw@pgrest is what pgrest's transaction costs
+//     the server over the same SQL sent by the pgx loop at the same pace
+//     (goal: <= 1.2). The server's cost per request grows when requests
+//     come more slowly: a backend sleeps between them and is woken for
+//     each. The unpaced raw loop runs several times faster than pgrest,
+//     so pgrest/raw, shown too, mixes that in; pgrest/caddy+raw, at a
+//     pace close to pgrest's, is shown beside them.
 //
 // # Memory
 //
@@ -151,6 +170,20 @@
 // mean HTTP, Caddy and pgrest cost nothing. The load generator, Caddy,
 // pgrest, the baselines and PostgreSQL all share this machine's cores, so
 // the HTTP client's own work counts against pgrest and caddy+raw alike.
+//
+// # Latency
+//
+// Every variant's p50 and p99 are shown, measured at the client. In a
+// closed loop the p50 follows the throughput (32 clients at X requests a
+// second wait 32/X on average), so compare the tails within one run:
+// pgrest's p99 beside caddy+raw's shows what pgrest adds; raw's, what the
+// machine does to a tight loop without HTTP. The garbage collection table
+// counts the collections in this process during each variant's windows
+// (a p99 over the windows with a collection against the rest would not
+// tell: a window the machine stalled serves fewer requests, allocates
+// less and so has none). -diag-pool and -diag-gogc add pgrest at other db_pool sizes,
+// and with this process's GOGC changed during its windows (diag.go): a
+// diagnosis only, the default measures pgrest as a user runs it.
 // At concurrency 1 the gap is the latency HTTP, Caddy and pgrest add to
 // each request; once the cores are saturated it is the CPU they spend per
 // request (HTTP on both ends, routing, the token, the settings JSON).
@@ -197,6 +230,15 @@ type options struct {
 	schemaLoad bool
 	// only names the workloads to measure; empty measures them all.
 	only []string
+	// pace are the multiples of pgrest's throughput at which paced
+	// variants of the raw loop run (pace.go).
+	pace []float64
+	// client is where the HTTP variants' load comes from: "own" (a
+	// process of its own), "in" (this process) or "both" (client.go).
+	client string
+	// diagPool and diagGOGC add diagnostic variants (diag.go).
+	diagPool []int
+	diagGOGC int
 	// cpuProfile is where to write a CPU profile of the whole process
 	// (pgrest, Caddy, the load generator and the baselines).
 	cpuProfile string
@@ -205,6 +247,10 @@ type options struct {
 func main() {
 	if os.Getenv(runAsCaddy) == "1" {
 		runCaddy()
+		return
+	}
+	if os.Getenv(runAsClient) == "1" {
+		runClient()
 		return
 	}
 	opt, err := parseFlags(os.Args[1:])
@@ -236,6 +282,10 @@ func parseFlags(args []string) (options, error) {
 	fs.DurationVar(&opt.disconnect, "disconnect", 2*time.Second, "length of the phase of clients hanging up mid-request; 0 skips it")
 	fs.BoolVar(&opt.schemaLoad, "schema-load", true, "measure the schema cache's load time on 1,000 tables")
 	only := fs.String("w", "", "workloads to measure, comma-separated (default: all)")
+	pace := fs.String("pace", "1", "paced raw variants: multiples of pgrest's throughput in the cell, comma-separated (1 is raw@pgrest; empty: none)")
+	fs.StringVar(&opt.client, "client", "own", "where the HTTP load generator runs: own (a process of its own, as a real client), in (this process, with Caddy and pgrest) or both, side by side")
+	diagPool := fs.String("diag-pool", "", "diagnosis: pgrest at these db_pool sizes too, comma-separated (variants pgrest:poolN)")
+	fs.IntVar(&opt.diagGOGC, "diag-gogc", 0, "diagnosis: pgrest with this process's GOGC at this percentage during its windows too (variant pgrest:gogcN)")
 	fs.StringVar(&opt.cpuProfile, "cpuprofile", "", "write a CPU profile of the measured load to `file` (go tool pprof)")
 	if err := fs.Parse(args); err != nil {
 		return opt, err
@@ -252,6 +302,26 @@ func parseFlags(args []string) (options, error) {
 	}
 	if *only != "" {
 		opt.only = strings.Split(*only, ",")
+	}
+	if *diagPool != "" {
+		for _, s := range strings.Split(*diagPool, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(s))
+			if err != nil || n < 1 {
+				return opt, fmt.Errorf("-diag-pool: %q is not a pool size", s)
+			}
+			opt.diagPool = append(opt.diagPool, n)
+		}
+	}
+	if strings.TrimSpace(*pace) != "" {
+		for _, s := range strings.Split(*pace, ",") {
+			f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+			if err != nil || f <= 0 || f > 100 {
+				return opt, fmt.Errorf("-pace: %q is not a multiple of pgrest's throughput", s)
+			}
+			if !slices.Contains(opt.pace, f) {
+				opt.pace = append(opt.pace, f)
+			}
+		}
 	}
 	switch {
 	case opt.reps < 1:
@@ -270,6 +340,8 @@ func parseFlags(args []string) (options, error) {
 		return opt, errors.New("-rss: cannot be negative")
 	case opt.disconnect < 0:
 		return opt, errors.New("-disconnect: cannot be negative")
+	case !slices.Contains([]string{"own", "in", "both"}, opt.client):
+		return opt, errors.New("-client: own, in or both")
 	}
 	return opt, nil
 }
@@ -291,9 +363,42 @@ func run(ctx context.Context, opt options) error {
 
 	variants := []*variant{
 		{name: "pgrest", newOp: env.httpOp, keepLatency: true},
-		{name: "caddy+raw", newOp: env.caddyRawOp},
-		{name: "raw", newOp: env.rawOp},
-		{name: "naive", newOp: env.naiveOp},
+		{name: "caddy+raw", newOp: env.caddyRawOp, keepLatency: true},
+		{name: "raw", newOp: env.rawOp, keepLatency: true},
+		{name: "naive", newOp: env.naiveOp, keepLatency: true},
+	}
+	for _, f := range opt.pace {
+		variants = append(variants, &variant{name: pacedName(f), newOp: env.rawOp, keepLatency: true, pace: f})
+	}
+	httpVariants := slices.Clone(variants[:2])
+	for _, n := range opt.diagPool {
+		name := diagPoolName(n)
+		v := &variant{name: name, newOp: env.opAt(env.diagURLs[name]), keepLatency: true}
+		variants = append(variants, v)
+		httpVariants = append(httpVariants, v)
+	}
+	if opt.diagGOGC != 0 {
+		v := &variant{name: diagGOGCName(opt.diagGOGC), newOp: env.httpOp, keepLatency: true, target: "pgrest", gcPercent: opt.diagGOGC}
+		variants = append(variants, v)
+		httpVariants = append(httpVariants, v)
+	}
+	if opt.client != "in" {
+		maxConc := slices.Max(opt.conc)
+		targets := map[string]string{"pgrest": env.baseURL, "caddy+raw": env.caddyRawURL}
+		for name, url := range env.diagURLs {
+			targets[name] = url
+		}
+		if env.loadgen, err = startClient(env, targets, maxConc); err != nil {
+			return fmt.Errorf("starting the load generator: %w", err)
+		}
+		for _, v := range httpVariants {
+			v.remote = env.loadgen
+		}
+		if opt.client == "both" {
+			variants = append(variants,
+				&variant{name: "pgrest:in", newOp: env.httpOp, keepLatency: true},
+				&variant{name: "caddy+raw:in", newOp: env.caddyRawOp, keepLatency: true})
+		}
 	}
 	cells := len(env.workloads) * len(opt.conc)
 	estimate := time.Duration(cells*len(variants)) * (opt.dur + opt.warmup)
@@ -322,6 +427,11 @@ func run(ctx context.Context, opt options) error {
 			return err
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if opt.client == "in" {
+		fmt.Printf("The HTTP client runs in this process, beside Caddy and pgrest: its garbage adds to the collections they live through.\n\n")
+	} else {
+		fmt.Printf("The HTTP client runs in a process of its own, as a real client does: this process holds Caddy, pgrest and the idle baselines.\n\n")
 	}
 	printHeader(variants)
 	var rows []*cell
@@ -352,7 +462,11 @@ func run(ctx context.Context, opt options) error {
 	fmt.Println("pgrest..naive: req/s, median over the rounds. ratios: median of the per-round ratios [min-max].")
 	fmt.Println("p50/p99: pgrest's latency over all its rounds, at the client. No request failed.")
 	fmt.Println()
-	printCPU(variants, rows, env.dbWhyNot)
+	printLatency(variants, rows)
+	fmt.Println()
+	printCPU(variants, rows, env.dbWhyNot, opt.client)
+	fmt.Println()
+	printGC(variants, rows, opt.client)
 
 	var mem *rssResult
 	if opt.rssConc > 0 {
@@ -379,7 +493,7 @@ func run(ctx context.Context, opt options) error {
 		load.print()
 	}
 	fmt.Println()
-	printGoals(rows, mem, load)
+	printGoals(variants, rows, mem, load)
 	if gone != nil {
 		return gone.failure()
 	}
@@ -393,13 +507,19 @@ type cell struct {
 	conc     int
 	rate     []float64
 	// vs[i] is pgrest's throughput over variant i's (vs[0] unused).
-	vs       []ratio
-	p50, p99 time.Duration
-	errs     []int64
-	firstErr []error
+	vs []ratio
+	// p50 and p99 are pgrest's latencies; p50s and p99s every variant's.
+	p50, p99   time.Duration
+	p50s, p99s []time.Duration
+	errs       []int64
+	firstErr   []error
 	// cpu and dbCPU are the CPU time per request of this process and of
 	// the database server, over all rounds.
 	cpu, dbCPU []time.Duration
+	// gc is the garbage collection in this process during each variant's
+	// windows, and served the requests they served.
+	gc     []gcStats
+	served []int64
 }
 
 type ratio struct{ median, min, max float64 }
@@ -411,13 +531,36 @@ type ratio struct{ median, min, max float64 }
 func measureCell(ctx context.Context, opt options, wl *workload, conc int, variants []*variant, db *serverCPU) (*cell, error) {
 	n := len(variants)
 	row := &cell{workload: wl.name, conc: conc, rate: make([]float64, n), vs: make([]ratio, n),
-		errs: make([]int64, n), firstErr: make([]error, n), cpu: make([]time.Duration, n), dbCPU: make([]time.Duration, n)}
+		errs: make([]int64, n), firstErr: make([]error, n), cpu: make([]time.Duration, n), dbCPU: make([]time.Duration, n),
+		p50s: make([]time.Duration, n), p99s: make([]time.Duration, n), gc: make([]gcStats, n), served: make([]int64, n)}
+	// pgrestPace follows pgrest's recent throughput, which the paced
+	// variants match.
+	var pgrestPace paceTracker
+	paceOf := func(i int) float64 { return variants[i].pace * pgrestPace.rate() }
 	ops := make([][]op, n)
 	for i, v := range variants {
+		if v.remote != nil {
+			continue
+		}
 		ops[i] = make([]op, conc)
 		for w := range ops[i] {
 			ops[i][w] = v.newOp(wl)
 		}
+	}
+	// load runs one window of variant i, in the load generator's process
+	// or in this one.
+	load := func(i int, dur time.Duration, keepLatency bool) *sample {
+		v := variants[i]
+		return withGCPercent(v.gcPercent, func() *sample {
+			if v.remote != nil {
+				target := v.target
+				if target == "" {
+					target = v.name
+				}
+				return v.remote.window(target, wl, conc, dur, keepLatency, paceOf(i))
+			}
+			return measurePaced(ctx, dur, ops[i], keepLatency, paceOf(i))
+		})
 	}
 	note := func(i int, s *sample) {
 		row.errs[i] += s.errs
@@ -426,8 +569,12 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 		}
 	}
 	if opt.warmup > 0 {
-		for i, v := range variants {
-			note(i, measure(ctx, opt.warmup, ops[i], v.keepLatency))
+		for i := range variants {
+			s := load(i, opt.warmup, false)
+			note(i, s)
+			if i == 0 {
+				pgrestPace.addWarmUp(s)
+			}
 		}
 	}
 	// The warm-ups' garbage is collected now, not on the first window's
@@ -438,7 +585,6 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 	window := perRound / time.Duration(windows)
 	rates := make([][]float64, n)
 	total := make([]sample, n)
-	var latencies []time.Duration
 	for rep := range opt.reps {
 		round := make([]sample, n)
 		for w := range windows {
@@ -446,7 +592,11 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 				i := (rep + w + k) % n
 				// Each window ends with a garbage collection of its own
 				// garbage (measureCPU), so the next starts clean.
-				round[i].add(measureCPU(ctx, window, ops[i], variants[i].keepLatency, db))
+				s := measureCPU(db, func() *sample { return load(i, window, variants[i].keepLatency) })
+				round[i].add(s)
+				if i == 0 {
+					pgrestPace.add(s)
+				}
 				if err := ctx.Err(); err != nil {
 					return nil, fmt.Errorf("interrupted: %w", err)
 				}
@@ -455,8 +605,6 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 		for i := range variants {
 			note(i, &round[i])
 			rates[i] = append(rates[i], round[i].rate())
-			latencies = append(latencies, round[i].latencies...)
-			round[i].latencies = nil
 			total[i].add(&round[i])
 		}
 	}
@@ -466,9 +614,11 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 		if i > 0 {
 			row.vs[i] = ratios(rates[0], rates[i])
 		}
+		row.gc[i], row.served[i] = total[i].gc, total[i].served
+		row.p50s[i] = percentile(total[i].latencies, 50)
+		row.p99s[i] = percentile(total[i].latencies, 99)
 	}
-	row.p50 = percentile(latencies, 50)
-	row.p99 = percentile(latencies, 99)
+	row.p50, row.p99 = row.p50s[0], row.p99s[0]
 	return row, nil
 }
 

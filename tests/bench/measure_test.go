@@ -119,3 +119,14 @@ func innermostHandler(server map[string]any) (map[string]any, error) {
 	}
 	return cur, nil
 }
+
+// A window's server time counts what each process used meanwhile: one
+// that ended counts nothing (not minus its earlier time), one that
+// started counts all of its time.
+func TestServerTimeSinceCountsEachProcess(t *testing.T) {
+	before := map[int]time.Duration{1: 10 * time.Millisecond, 2: 50 * time.Millisecond, 3: 7 * time.Millisecond}
+	after := map[int]time.Duration{1: 12 * time.Millisecond, 3: 8 * time.Millisecond, 4: 3 * time.Millisecond}
+	if got, want := since(before, after), 6*time.Millisecond; got != want {
+		t.Errorf("since = %v, want %v", got, want)
+	}
+}

@@ -415,10 +415,17 @@ type env struct {
 	authz     string
 	pgVersion string
 	workloads []*workload
+	// loadgen is the HTTP load generator's process, unless -client in.
+	loadgen *clientProcess
+	// diagURLs are the base URLs of the -diag-pool sites, by variant name.
+	diagURLs map[string]string
 }
 
 // close undoes setUp, in reverse.
 func (e *env) close() {
+	if e.loadgen != nil {
+		e.loadgen.close()
+	}
 	if e.rawPool != nil {
 		e.rawPool.Close()
 	}
@@ -468,7 +475,12 @@ func setUp(ctx context.Context, opt options) (*env, error) {
 		return e, err
 	}
 
-	if err := e.startPgrest(authDSN, opt.pool); err != nil {
+	diagSites, diagURLs, err := diagPoolSites(authDSN, opt.diagPool)
+	if err != nil {
+		return e, err
+	}
+	e.diagURLs = diagURLs
+	if err := e.startPgrest(authDSN, opt.pool, diagSites); err != nil {
 		return e, err
 	}
 	maxConc := 0
@@ -496,6 +508,11 @@ func setUp(ctx context.Context, opt options) (*env, error) {
 	}
 	if err := e.verifyStatements(ctx); err != nil {
 		return e, err
+	}
+	for _, url := range e.diagURLs {
+		if err := e.waitReady(ctx, url, e.workloads[0]); err != nil {
+			return e, err
+		}
 	}
 	if e.rawPool, err = newRawPool(ctx, authDSN, opt.pool, e.workloads); err != nil {
 		return e, err
@@ -534,13 +551,13 @@ func serverVersion(ctx context.Context, dsn string) (string, error) {
 // startPgrest loads a Caddy config adapted from a Caddyfile, as a user
 // would write it, serving pgrest on a free loopback port.
 // The same config serves the caddy+raw site (caddyraw.go).
-func (e *env) startPgrest(authDSN string, pool int) error {
+func (e *env) startPgrest(authDSN string, pool int, moreSites string) error {
 	rawPort, err := pgresttest.FreePort()
 	if err != nil {
 		return err
 	}
 	s, warnings, err := pgresttest.Serve(pgrestDirectives(authDSN, pool),
-		pgresttest.Options{LogLevel: "ERROR", Sites: caddyRawSite(rawPort)})
+		pgresttest.Options{LogLevel: "ERROR", Sites: caddyRawSite(rawPort) + moreSites})
 	if err != nil {
 		return err
 	}
