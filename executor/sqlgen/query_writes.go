@@ -1,0 +1,187 @@
+package sqlgen
+
+import (
+	"github.com/pgrest/caddy-pgrest/executor/plan"
+	"github.com/pgrest/caddy-pgrest/executor/sqltext"
+)
+
+// The clauses of a level written straight into the statement's builder.
+// The functions that return a clause as a value (query, where, filter,
+// refExpr...) make one string per quoted name and per clause; these
+// write the same text in the same order, binding parameters in the same
+// order, into one buffer. Shapes they do not handle themselves (JSON
+// paths, computed columns, casts, aggregates, spreads, trees) they hand
+// to the value-returning functions, so each shape has one definition.
+// TestGolden holds every shape to its exact text.
+
+// readStatementSize is room for a usual read statement, so that its
+// builder allocates once.
+const readStatementSize = 640
+
+// writeQuery writes one level as query renders it; from, when empty, is
+// the level's own FROM item (fromItem).
+func (g *gen) writeQuery(b *sqltext.Builder, r *plan.Read, root bool, from sqltext.SQL, cond []sqltext.SQL) {
+	b.Const("select ")
+	g.writeSelectList(b, r)
+	b.Const(" from ")
+	if from.IsEmpty() {
+		g.writeFromItem(b, r, root)
+	} else {
+		b.Write(from)
+	}
+	for _, e := range r.Embeds {
+		b.Write(g.lateral(r, e))
+	}
+	g.writeConditions(b, r, cond)
+	b.Write(g.groupBy(r))
+	g.writeOrderBy(b, r)
+	if r.Range.Limit != nil {
+		b.Const(" limit ")
+		b.Write(g.paramInt(*r.Range.Limit))
+	}
+	if r.Range.Offset != 0 {
+		b.Const(" offset ")
+		b.Write(g.paramInt(r.Range.Offset))
+	}
+}
+
+// writeFromItem writes fromItem's text.
+func (g *gen) writeFromItem(b *sqltext.Builder, r *plan.Read, root bool) {
+	if root && !g.rootFrom.IsEmpty() {
+		b.Write(g.rootFrom)
+	} else {
+		b.Qualified(r.Relation.Schema, r.Relation.Name)
+	}
+	b.Const(" as ")
+	b.Ident(r.Alias)
+}
+
+// writeSelectList writes a level's select items joined by ", ". With
+// nothing selected (select=) it writes nothing: each row is still one
+// (empty) object.
+func (g *gen) writeSelectList(b *sqltext.Builder, r *plan.Read) {
+	n := 0
+	item := func(s sqltext.SQL) {
+		if n > 0 {
+			b.Const(", ")
+		}
+		b.Write(s)
+		n++
+	}
+	for _, it := range r.Output {
+		if f := it.Field; f != nil && plainField(f) {
+			if n > 0 {
+				b.Const(", ")
+			}
+			n++
+			b.Ident(r.Alias)
+			if f.Ref.Star {
+				b.Const(".*")
+				continue
+			}
+			b.Const(".")
+			b.Ident(f.Ref.Column)
+			b.Const(" as ")
+			b.Ident(f.Name)
+			continue
+		}
+		for _, s := range g.selectItems(r, it) {
+			item(s)
+		}
+	}
+}
+
+// plainField says whether f is the whole row or a column as it is: no
+// JSON path, computed column, representation, cast or aggregate.
+func plainField(f *plan.Field) bool {
+	return f.Aggregate == "" && f.Format == nil && f.Cast.IsZero() && f.Ref.Computed == nil &&
+		len(f.Ref.JSONPath) == 0 && (f.Ref.Star || f.Ref.Column != "")
+}
+
+// writeRef writes refExpr's text.
+func (g *gen) writeRef(b *sqltext.Builder, alias string, ref plan.ColumnRef) {
+	if ref.Computed != nil || len(ref.JSONPath) > 0 {
+		b.Write(g.refExpr(alias, ref))
+		return
+	}
+	b.Ident(alias)
+	b.Const(".")
+	b.Ident(ref.Column)
+}
+
+// writeConditions writes where's text.
+func (g *gen) writeConditions(b *sqltext.Builder, r *plan.Read, extra []sqltext.SQL) {
+	if len(extra)+len(r.Where) == 0 {
+		return
+	}
+	b.Const(" where ")
+	for i, c := range extra {
+		if i > 0 {
+			b.Const(" and ")
+		}
+		b.Write(c)
+	}
+	for i, c := range r.Where {
+		if i+len(extra) > 0 {
+			b.Const(" and ")
+		}
+		g.writeCondition(b, r, c)
+	}
+}
+
+// writeCondition writes condition's text.
+func (g *gen) writeCondition(b *sqltext.Builder, r *plan.Read, c plan.Condition) {
+	if c.Filter == nil {
+		b.Write(g.condition(r, c))
+		return
+	}
+	if c.Negated {
+		b.Const("not (")
+		g.writeFilter(b, r, c.Filter)
+		b.Const(")")
+		return
+	}
+	g.writeFilter(b, r, c.Filter)
+}
+
+// writeFilter writes filter's text.
+func (g *gen) writeFilter(b *sqltext.Builder, r *plan.Read, f *plan.Filter) {
+	op, binary := binaryOps[f.Op]
+	if !binary || f.Quantifier != "" {
+		b.Write(g.filter(r, f))
+		return
+	}
+	g.writeRef(b, r.Alias, f.Ref)
+	b.Const(" ")
+	b.Write(op)
+	b.Const(" ")
+	b.Write(g.parsedValue(f, f.Value))
+}
+
+// writeOrderBy writes orderBy's text.
+func (g *gen) writeOrderBy(b *sqltext.Builder, r *plan.Read) {
+	for i, t := range r.Order {
+		if i == 0 {
+			b.Const(" order by ")
+		} else {
+			b.Const(", ")
+		}
+		if t.Embed != nil {
+			b.Write(g.orderTerm(r, t))
+			continue
+		}
+		g.writeRef(b, r.Alias, t.Ref)
+		switch t.Direction {
+		case "asc":
+			b.Const(" asc")
+		case "desc":
+			b.Const(" desc")
+		}
+		switch t.Nulls {
+		case "first":
+			b.Const(" nulls first")
+		case "last":
+			b.Const(" nulls last")
+		}
+	}
+}

@@ -1,0 +1,80 @@
+package sqlgen_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pgrest/caddy-pgrest/executor/apirequest"
+	"github.com/pgrest/caddy-pgrest/executor/plan"
+	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
+)
+
+// readCostCases are the request shapes whose Go cost the benchmarks
+// below measure piece by piece: the one-row read of the load benchmark,
+// a page with order and limit, and an embed.
+var readCostCases = []struct{ name, target string }{
+	{"one_row", "/clients?id=eq.42"},
+	{"page", "/tasks?select=id,name,done&order=id.desc&limit=25&offset=50"},
+	{"embed", "/projects?select=id,name,clients(id,name)&id=gt.10&order=id"},
+}
+
+// BenchmarkReadCost measures turning a read's query string into SQL:
+// ParseQuery, BuildRead and Read apart, then all three in a row.
+//
+//	go test -run '^$' -bench ReadCost -benchmem ./executor/sqlgen/
+func BenchmarkReadCost(b *testing.B) {
+	cache := schema.Build(goldenCatalog())
+	for _, c := range readCostCases {
+		path, rawQuery, _ := strings.Cut(c.target, "?")
+		rel, ok := cache.Relation("api", strings.TrimPrefix(path, "/"))
+		if !ok {
+			b.Fatalf("no relation %s", path)
+		}
+		rep := apirequest.Representation{Media: apirequest.MediaJSON}
+		q, aerr := apirequest.ParseQuery(rawQuery)
+		if aerr != nil {
+			b.Fatal(aerr)
+		}
+		p, aerr := plan.BuildRead(cache, rel, q, plan.ReadOptions{})
+		if aerr != nil {
+			b.Fatal(aerr)
+		}
+		b.Run(c.name+"/parse", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, aerr := apirequest.ParseQuery(rawQuery); aerr != nil {
+					b.Fatal(aerr)
+				}
+			}
+		})
+		b.Run(c.name+"/plan", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, aerr := plan.BuildRead(cache, rel, q, plan.ReadOptions{}); aerr != nil {
+					b.Fatal(aerr)
+				}
+			}
+		})
+		b.Run(c.name+"/sqlgen", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				sqlgen.Read(p, sqlgen.ReadOptions{Representation: rep})
+			}
+		})
+		b.Run(c.name+"/all", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				q, aerr := apirequest.ParseQuery(rawQuery)
+				if aerr != nil {
+					b.Fatal(aerr)
+				}
+				p, aerr := plan.BuildRead(cache, rel, q, plan.ReadOptions{})
+				if aerr != nil {
+					b.Fatal(aerr)
+				}
+				sqlgen.Read(p, sqlgen.ReadOptions{Representation: rep})
+			}
+		})
+	}
+}
