@@ -30,7 +30,7 @@ func (g *gen) writeQuery(b *sqltext.Builder, r *plan.Read, root bool, from sqlte
 		b.Write(from)
 	}
 	for _, e := range r.Embeds {
-		b.Write(g.lateral(r, e))
+		g.writeLateral(b, r, e)
 	}
 	g.writeConditions(b, r, cond)
 	b.Write(g.groupBy(r))
@@ -42,6 +42,47 @@ func (g *gen) writeQuery(b *sqltext.Builder, r *plan.Read, root bool, from sqlte
 	if r.Range.Offset != 0 {
 		b.Const(" offset ")
 		b.Write(g.paramInt(r.Range.Offset))
+	}
+}
+
+// writeLateral writes lateral's text.
+func (g *gen) writeLateral(b *sqltext.Builder, parent *plan.Read, e *plan.Embed) {
+	if e.ToManySpread() {
+		b.Write(g.lateral(parent, e))
+		return
+	}
+	c := e.Plan
+	if e.Inner {
+		b.Const(" inner join lateral ")
+	} else {
+		b.Const(" left join lateral ")
+	}
+	from, cond := g.relationshipSource(parent, e)
+	if e.Spread && e.ToOne() {
+		g.markHoisted(c)
+	}
+	if g.joinsRowWise(parent, e) {
+		b.Const("(")
+		g.writeQuery(b, c, false, from, cond)
+		b.Const(") as ")
+		b.Ident(c.Alias + "_r")
+		b.Const(" on true")
+		return
+	}
+	b.Const("(select pg_catalog.json_agg(")
+	b.Ident(c.Alias + "_r")
+	b.Const(") as body from (")
+	g.writeQuery(b, c, false, from, cond)
+	b.Const(") as ")
+	b.Ident(c.Alias + "_r")
+	b.Const(") as ")
+	b.Ident(c.Alias + "_agg")
+	if e.Inner {
+		b.Const(" on ")
+		b.Ident(c.Alias + "_agg")
+		b.Const(".body is not null")
+	} else {
+		b.Const(" on true")
 	}
 }
 
