@@ -99,3 +99,42 @@ func processCPU() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkWriteAndCallCost measures the SQL of an insert returning its
+// row and of a function call returning rows, after planning.
+//
+//	go test -run '^$' -bench WriteAndCallCost -benchmem ./executor/sqlgen/
+func BenchmarkWriteAndCallCost(b *testing.B) {
+	cache := schema.Build(goldenCatalog())
+	rel, _ := cache.Relation("api", "clients")
+	q, aerr := apirequest.ParseQuery("select=id,name")
+	if aerr != nil {
+		b.Fatal(aerr)
+	}
+	p, aerr := plan.BuildRead(cache, rel, q, plan.ReadOptions{})
+	if aerr != nil {
+		b.Fatal(aerr)
+	}
+	opts := sqlgen.ReadOptions{Representation: apirequest.Representation{Media: apirequest.MediaJSON}}
+	m := sqlgen.Mutation{Kind: sqlgen.Insert, Relation: rel, Columns: []string{"id", "name"},
+		Payload: []byte(`[{"id":1,"name":"x"}]`)}
+	b.Run("insert", func(b *testing.B) {
+		b.ReportAllocs()
+		defer reportCPU(b, processCPU())
+		for b.Loop() {
+			sqlgen.Write(m, p, sqlgen.WriteOptions{ReadOptions: opts})
+		}
+	})
+	text := schema.Param{Name: "t", Type: "text", TypeSchema: "pg_catalog", TypeName: "text"}
+	call := sqlgen.Call{Function: &schema.Function{Schema: "api", Name: "search_clients", Params: []schema.Param{text},
+		Returns: schema.Return{Shape: schema.ReturnsComposite, Set: true, Type: "SETOF api.clients",
+			RelationSchema: "api", RelationName: "clients"}},
+		Given: []schema.Param{text}, Args: []byte(`{"t":"x"}`)}
+	b.Run("call", func(b *testing.B) {
+		b.ReportAllocs()
+		defer reportCPU(b, processCPU())
+		for b.Loop() {
+			sqlgen.CallRead(call, p, opts, false)
+		}
+	})
+}
