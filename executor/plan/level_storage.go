@@ -15,14 +15,19 @@ type oneFieldLevel struct {
 	output [1]OutputItem
 }
 
-// newLevel is a level of rel with room for fields fields.
+// newLevel is a level of rel with room for fields fields and output
+// items.
 func newLevel(rel *schema.Relation, alias string, fields int) *Read {
 	if fields == 1 {
 		l := &oneFieldLevel{}
 		l.read = Read{Relation: rel, Alias: alias, Fields: l.field[:0], Output: l.output[:0]}
 		return &l.read
 	}
-	return &Read{Relation: rel, Alias: alias, Fields: make([]Field, 0, fields)}
+	r := &Read{Relation: rel, Alias: alias, Fields: make([]Field, 0, fields)}
+	if fields > 0 {
+		r.Output = make([]OutputItem, 0, fields)
+	}
+	return r
 }
 
 // firstCondition is a level's list of conditions with room for one,

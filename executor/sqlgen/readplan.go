@@ -154,6 +154,9 @@ func (g *gen) reserveArgBytes(n int) {
 // paramBytes binds v as it is, without a copy (a request body), and
 // returns its placeholder.
 func (g *gen) paramBytes(v []byte) sqltext.SQL {
+	if g.args == nil {
+		g.args = make([][]byte, 0, 4) // room for a usual statement's
+	}
 	g.args = append(g.args, v)
 	return sqltext.Param(len(g.args))
 }

@@ -172,6 +172,30 @@ var writeGoldenCases = []writeGoldenCase{
 			sqlgen.ReadOptions{Representation: apirequest.Representation{Media: apirequest.MediaJSON}, Count: "exact"}, true)
 		return st
 	}},
+	{"call_varying_and_variadic_arguments", func(t *testing.T, w writeGoldenSchema) sqlgen.Statement {
+		c := goldenCall()
+		chars := schema.Param{Name: "c", Type: "character", TypeSchema: "pg_catalog", TypeName: "bpchar"}
+		charArr := schema.Param{Name: "cs", Type: "character[]", TypeSchema: "pg_catalog", TypeName: "bpchar", TypeArrayDims: 1}
+		bits := schema.Param{Name: "b", Type: "bit", TypeSchema: "pg_catalog", TypeName: "bit"}
+		nums := schema.Param{Name: "n\"q", Type: "integer[]", TypeSchema: "pg_catalog", TypeName: "int4", TypeArrayDims: 1, Variadic: true}
+		c.Function.Params = []schema.Param{chars, charArr, bits, nums}
+		c.Given = c.Function.Params
+		st, _ := sqlgen.CallRead(c, w.readPlan(t, w.cache, "clients", "select=id"), jsonRead, false)
+		return st
+	}},
+	{"call_whole_body", func(t *testing.T, w writeGoldenSchema) sqlgen.Statement {
+		c := goldenCall()
+		c.Given, c.WholeBody, c.Args = nil, true, []byte(`{"a":1}`)
+		c.Function.Params = []schema.Param{{Type: "json", TypeSchema: "pg_catalog", TypeName: "json"}}
+		st, _ := sqlgen.CallRead(c, w.readPlan(t, w.cache, "clients", "select=id"), jsonRead, false)
+		return st
+	}},
+	{"call_without_arguments", func(t *testing.T, w writeGoldenSchema) sqlgen.Statement {
+		c := goldenCall()
+		c.Given, c.Function.Params = nil, nil
+		st, _ := sqlgen.CallRead(c, w.readPlan(t, w.cache, "clients", "select=id"), jsonRead, false)
+		return st
+	}},
 	{"call_scalar", func(t *testing.T, w writeGoldenSchema) sqlgen.Statement {
 		c := goldenCall()
 		c.Function = &schema.Function{Schema: "api", Name: "add", Params: c.Function.Params,

@@ -41,3 +41,15 @@ var smallParams = func() []SQL {
 	}
 	return ps
 }()
+
+// QualifiedType appends the type name QualifiedType returns.
+func (b *Builder) QualifiedType(schema, name string, arrayDims int) {
+	if schema != "" {
+		b.Qualified(schema, name)
+	} else {
+		b.Ident(name)
+	}
+	for range arrayDims {
+		b.b.WriteString("[]")
+	}
+}

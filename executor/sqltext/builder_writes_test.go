@@ -19,6 +19,15 @@ func TestBuilderWritesMatchTheirFunctions(t *testing.T) {
 			}
 		}
 	}
+	for _, schema := range []string{"", "pg_catalog", `s"q`} {
+		for dims := range 3 {
+			var b Builder
+			b.QualifiedType(schema, `ty"pe`, dims)
+			if got, want := b.SQL().String(), QualifiedType(schema, `ty"pe`, dims).SQL().String(); got != want {
+				t.Errorf("Builder.QualifiedType(%q, dims %d) = %q, QualifiedType = %q", schema, dims, got, want)
+			}
+		}
+	}
 	for _, n := range []int{1, 2, 9, 10, 64, 65, 99, 100, 1000, 65535} {
 		var b Builder
 		b.Param(n)
