@@ -99,7 +99,8 @@ func parseQuery(rawQuery string, rpcRead, fast bool) (*Query, *apierr.Error) {
 	}
 	var items []SelectItem
 	if sel == "*" && fast {
-		a.star[0] = SelectItem{Kind: SelectStar, Field: Field{Name: "*"}}
+		// Field by field: a and its star are new and zero.
+		a.star[0].Kind, a.star[0].Field.Name = SelectStar, "*"
 		items, ok = a.star[:], true
 	} else {
 		items, ok = fastSelect(sel)

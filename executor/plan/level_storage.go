@@ -20,7 +20,8 @@ type oneFieldLevel struct {
 func newLevel(rel *schema.Relation, alias string, fields int) *Read {
 	if fields == 1 {
 		l := &oneFieldLevel{}
-		l.read = Read{Relation: rel, Alias: alias, Fields: l.field[:0], Output: l.output[:0]}
+		// Field by field: l is new and zero.
+		l.read.Relation, l.read.Alias, l.read.Fields, l.read.Output = rel, alias, l.field[:0], l.output[:0]
 		return &l.read
 	}
 	r := &Read{Relation: rel, Alias: alias, Fields: make([]Field, 0, fields)}

@@ -299,11 +299,10 @@ func (b *builder) condition(lvl *Read, f *apirequest.Filter) (Condition, *apierr
 			return Condition{EmbedNull: e, Negated: f.Negated != (f.Value == "not_null")}, nil
 		}
 	}
+	// Field by field: flt is new and zero.
 	flt := filterStorage(lvl)
-	*flt = Filter{
-		Ref: b.ref(lvl.Relation, f.Field), Op: f.Op, Quantifier: f.Quantifier,
-		Language: f.Language, Value: f.Value, Values: f.Values,
-	}
+	flt.Ref, flt.Op, flt.Quantifier = b.ref(lvl.Relation, f.Field), f.Op, f.Quantifier
+	flt.Language, flt.Value, flt.Values = f.Language, f.Value, f.Values
 	if err := checkFilterValue(flt); err != nil {
 		return Condition{}, err
 	}
