@@ -14,25 +14,57 @@ import (
 // to the value-returning functions, so each shape has one definition.
 // TestGolden holds every shape to its exact text.
 
-// readStatementSize is room for a usual read statement, so that its
-// builder allocates once.
-const readStatementSize = 640
+// readStatementSize is room for a usual read statement, and
+// embedQuerySize for each embed's join, so that a statement's builder
+// allocates once.
+const (
+	readStatementSize = 640
+	embedQuerySize    = 384
+)
 
-// writeQuery writes one level as query renders it; from, when empty, is
-// the level's own FROM item (fromItem).
-func (g *gen) writeQuery(b *sqltext.Builder, r *plan.Read, root bool, from sqltext.SQL, cond []sqltext.SQL) {
+// statementSize is room for the statement of r.
+func statementSize(r *plan.Read) int {
+	n := readStatementSize
+	for _, e := range r.Embeds {
+		n += embedQuerySize + statementSize(e.Plan) - readStatementSize
+	}
+	return n
+}
+
+// levelSource is where a level's rows come from: the root's relation
+// (or rootFrom), an embed's relationship to its parent's row, or a FROM
+// item and conditions rendered by the caller.
+type levelSource struct {
+	root bool
+	// embed, with parent, is the embed whose level this is.
+	parent *plan.Read
+	embed  *plan.Embed
+	// from and cond are rendered already (query's arguments).
+	from sqltext.SQL
+	cond []sqltext.SQL
+}
+
+// writeQuery writes one level as query renders it.
+func (g *gen) writeQuery(b *sqltext.Builder, r *plan.Read, src levelSource) {
 	b.Const("select ")
 	g.writeSelectList(b, r)
 	b.Const(" from ")
-	if from.IsEmpty() {
-		g.writeFromItem(b, r, root)
-	} else {
-		b.Write(from)
+	switch {
+	case src.embed != nil:
+		g.writeRelationshipFrom(b, src.parent, src.embed)
+	case src.from.IsEmpty():
+		g.writeFromItem(b, r, src.root)
+	default:
+		b.Write(src.from)
 	}
 	for _, e := range r.Embeds {
 		g.writeLateral(b, r, e)
 	}
-	g.writeConditions(b, r, cond)
+	if src.embed != nil {
+		g.writeEmbedConditions(b, src.parent, src.embed)
+	} else {
+		g.writeConditions(b, r, src.cond)
+	}
 	b.Write(g.groupBy(r))
 	g.writeOrderBy(b, r)
 	if r.Range.Limit != nil {
@@ -57,13 +89,13 @@ func (g *gen) writeLateral(b *sqltext.Builder, parent *plan.Read, e *plan.Embed)
 	} else {
 		b.Const(" left join lateral ")
 	}
-	from, cond := g.relationshipSource(parent, e)
 	if e.Spread && e.ToOne() {
 		g.markHoisted(c)
 	}
+	src := levelSource{parent: parent, embed: e}
 	if g.joinsRowWise(parent, e) {
 		b.Const("(")
-		g.writeQuery(b, c, false, from, cond)
+		g.writeQuery(b, c, src)
 		b.Const(") as ")
 		b.Ident(c.Alias + "_r")
 		b.Const(" on true")
@@ -72,7 +104,7 @@ func (g *gen) writeLateral(b *sqltext.Builder, parent *plan.Read, e *plan.Embed)
 	b.Const("(select pg_catalog.json_agg(")
 	b.Ident(c.Alias + "_r")
 	b.Const(") as body from (")
-	g.writeQuery(b, c, false, from, cond)
+	g.writeQuery(b, c, src)
 	b.Const(") as ")
 	b.Ident(c.Alias + "_r")
 	b.Const(") as ")
@@ -83,6 +115,80 @@ func (g *gen) writeLateral(b *sqltext.Builder, parent *plan.Read, e *plan.Embed)
 		b.Const(".body is not null")
 	} else {
 		b.Const(" on true")
+	}
+}
+
+// writeRelationshipFrom writes the FROM item relationshipSource returns.
+func (g *gen) writeRelationshipFrom(b *sqltext.Builder, parent *plan.Read, e *plan.Embed) {
+	c, rs := e.Plan, e.Relationship
+	switch {
+	case rs.Function != nil:
+		b.Qualified(rs.Function.Schema, rs.Function.Name)
+		b.Const("(")
+		b.Ident(parent.Alias)
+		b.Const(") as ")
+		b.Ident(c.Alias)
+	case rs.Junction != nil:
+		j := rs.Junction
+		g.writeFromItem(b, c, false)
+		b.Const(" join ")
+		b.Qualified(j.Table.Schema, j.Table.Name)
+		b.Const(" as ")
+		b.Ident(c.Alias + "_j")
+		b.Const(" on ")
+		for i, pair := range j.TargetColumns {
+			if i > 0 {
+				b.Const(" and ")
+			}
+			b.Ident(c.Alias + "_j")
+			b.Const(".")
+			b.Ident(pair[1])
+			b.Const(" = ")
+			b.Ident(c.Alias)
+			b.Const(".")
+			b.Ident(pair[0])
+		}
+	default:
+		g.writeFromItem(b, c, false)
+	}
+}
+
+// writeEmbedConditions writes where's text for an embedded level: the
+// conditions relationshipSource returns, which tie it to its parent's
+// row, then the level's own.
+func (g *gen) writeEmbedConditions(b *sqltext.Builder, parent *plan.Read, e *plan.Embed) {
+	c, rs := e.Plan, e.Relationship
+	// The pairs of (this level's alias, column) = (parent's alias, column).
+	var pairs [][2]string
+	alias := c.Alias
+	switch {
+	case rs.Function != nil:
+	case rs.Junction != nil:
+		pairs, alias = rs.Junction.SourceColumns, c.Alias+"_j"
+	default:
+		pairs = rs.Columns
+	}
+	if len(pairs)+len(c.Where) == 0 {
+		return
+	}
+	b.Const(" where ")
+	for i, pair := range pairs {
+		if i > 0 {
+			b.Const(" and ")
+		}
+		b.Ident(alias)
+		b.Const(".")
+		b.Ident(pair[1])
+		b.Const(" = ")
+		b.Ident(parent.Alias)
+		b.Const(".")
+		b.Ident(pair[0])
+	}
+	for i, cond := range c.Where {
+		if i+len(pairs) > 0 {
+			b.Const(" and ")
+		}
+		g.writeCondition(b, c, cond)
 	}
 }
 
@@ -126,9 +232,35 @@ func (g *gen) writeSelectList(b *sqltext.Builder, r *plan.Read) {
 			b.Ident(f.Name)
 			continue
 		}
+		if e := it.Embed; e != nil && !e.Spread && e.Shown() {
+			if n > 0 {
+				b.Const(", ")
+			}
+			n++
+			g.writeEmbedBody(b, r, e)
+			b.Const(" as ")
+			b.Ident(e.Name)
+			continue
+		}
 		for _, s := range g.selectItems(r, it) {
 			item(s)
 		}
+	}
+}
+
+// writeEmbedBody writes embedBody's text.
+func (g *gen) writeEmbedBody(b *sqltext.Builder, parent *plan.Read, e *plan.Embed) {
+	if g.joinsRowWise(parent, e) {
+		b.Const("pg_catalog.row_to_json(")
+		b.Ident(e.Plan.Alias + "_r")
+		b.Const(".*)")
+	} else {
+		b.Const("coalesce(")
+		b.Ident(e.Plan.Alias + "_agg")
+		b.Const(".body, '[]')")
+	}
+	if parent.GroupBy {
+		b.Const("::jsonb")
 	}
 }
 

@@ -37,11 +37,11 @@ func Read(p *plan.Read, opts ReadOptions) (main Statement, explain *Statement) {
 // through rootFrom).
 func (g *gen) read(p *plan.Read, opts ReadOptions, with sqltext.SQL) (main Statement, explain *Statement) {
 	var b sqltext.Builder
-	b.Grow(readStatementSize + with.Len())
+	b.Grow(statementSize(p) + with.Len())
 	b.Const("with ")
 	b.Write(with)
 	b.Const("pgrst_source as (")
-	g.writeQuery(&b, p, true, sqltext.SQL{}, nil)
+	g.writeQuery(&b, p, levelSource{root: true})
 	b.Const(") select ")
 	total := sqltext.Const("null::bigint")
 	if opts.Count == "exact" || opts.Count == "estimated" {
@@ -193,7 +193,7 @@ func (g *gen) jsonKeyParam(step apirequest.JSONStep) sqltext.SQL {
 // to its parent, and the level's conditions), group, order, limit.
 func (g *gen) query(r *plan.Read, from sqltext.SQL, cond []sqltext.SQL) sqltext.SQL {
 	var b sqltext.Builder
-	g.writeQuery(&b, r, false, from, cond)
+	g.writeQuery(&b, r, levelSource{from: from, cond: cond})
 	return b.SQL()
 }
 
