@@ -143,9 +143,25 @@ func (g *gen) paramInt(n int64) sqltext.SQL {
 	return g.paramBytes(g.argBytes[start:len(g.argBytes):len(g.argBytes)])
 }
 
+// argStorage is room for a usual statement's arguments and their text,
+// allocated as one.
+type argStorage struct {
+	args  [4][]byte
+	bytes [64]byte
+}
+
+// startArgs gives a statement without arguments yet room for some.
+func (g *gen) startArgs() {
+	if g.args == nil {
+		s := &argStorage{}
+		g.args, g.argBytes = s.args[:0], s.bytes[:0]
+	}
+}
+
 // reserveArgBytes makes room for n more bytes in argBytes. A new buffer
 // leaves the values already bound where they are.
 func (g *gen) reserveArgBytes(n int) {
+	g.startArgs()
 	if cap(g.argBytes)-len(g.argBytes) < n {
 		g.argBytes = make([]byte, 0, max(64, 2*n))
 	}
@@ -154,9 +170,7 @@ func (g *gen) reserveArgBytes(n int) {
 // paramBytes binds v as it is, without a copy (a request body), and
 // returns its placeholder.
 func (g *gen) paramBytes(v []byte) sqltext.SQL {
-	if g.args == nil {
-		g.args = make([][]byte, 0, 4) // room for a usual statement's
-	}
+	g.startArgs()
 	g.args = append(g.args, v)
 	return sqltext.Param(len(g.args))
 }
