@@ -3,7 +3,7 @@ package executor
 import (
 	"encoding/json"
 	"net/http"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -50,14 +50,31 @@ func contentLocation(req *apirequest.Request) string {
 		// give the query back as it is.
 		return "/" + req.Name + "?" + req.RawQuery
 	}
-	loc := "/" + req.Name
-	params := strings.FieldsFunc(req.RawQuery, func(r rune) bool { return r == '&' })
-	sort.SliceStable(params, func(i, j int) bool {
-		ki, _, _ := strings.Cut(params[i], "=")
-		kj, _, _ := strings.Cut(params[j], "=")
-		return ki < kj
+	// The non-empty parameters, on the stack for most query strings.
+	var store [16]string
+	params := store[:0]
+	for param := range strings.SplitSeq(req.RawQuery, "&") {
+		if param != "" {
+			params = append(params, param)
+		}
+	}
+	slices.SortStableFunc(params, func(a, b string) int {
+		ka, _, _ := strings.Cut(a, "=")
+		kb, _, _ := strings.Cut(b, "=")
+		return strings.Compare(ka, kb)
 	})
-	return loc + "?" + strings.Join(params, "&")
+	var loc strings.Builder
+	loc.Grow(len(req.Name) + 2 + len(req.RawQuery))
+	loc.WriteString("/")
+	loc.WriteString(req.Name)
+	loc.WriteString("?")
+	for i, param := range params {
+		if i > 0 {
+			loc.WriteString("&")
+		}
+		loc.WriteString(param)
+	}
+	return loc.String()
 }
 
 // querySorted says whether the query string has no empty parameter and

@@ -79,6 +79,11 @@ type MediaRange struct {
 // ParseAccept reads an Accept header's media ranges in the order they are
 // to be tried: by quality, then the more specific first, then as written.
 func ParseAccept(accept string) []MediaRange {
+	if one := strings.TrimSpace(accept); !strings.Contains(one, ",") && simpleMediaType(one) {
+		// One bare range, as most clients send: what parseAccept gives
+		// for it, without its list.
+		return []MediaRange{{Type: one, Q: 1}}
+	}
 	items := parseAccept(accept)
 	out := make([]MediaRange, len(items))
 	for i, it := range items {

@@ -44,14 +44,17 @@ type queryParam struct {
 // parseQuery parses with the fast paths when fast is set; tests turn them
 // off to check that they change nothing.
 func parseQuery(rawQuery string, rpcRead, fast bool) (*Query, *apierr.Error) {
-	params := splitQuery(rawQuery)
-	var valued []queryParam
+	// Room for the parameters of most query strings, on the stack.
+	var paramStore, valuedStore [16]queryParam
+	params := splitQuery(paramStore[:0], rawQuery)
+	valued := valuedStore[:0]
 	for _, p := range params {
 		if p.hasValue {
 			valued = append(valued, p)
 		}
 	}
-	q := &Query{}
+	a := &queryAlloc{}
+	q := &a.q
 
 	for _, p := range valued {
 		if !endingIn(p.key, "order") {
@@ -94,7 +97,14 @@ func parseQuery(rawQuery string, rpcRead, fast bool) (*Query, *apierr.Error) {
 	if !ok {
 		sel = "*"
 	}
-	items, ok := fastSelect(sel)
+	var items []SelectItem
+	if sel == "*" && fast {
+		// Field by field: a and its star are new and zero.
+		a.star[0].Kind, a.star[0].Field.Name = SelectStar, "*"
+		items, ok = a.star[:], true
+	} else {
+		items, ok = fastSelect(sel)
+	}
 	if !fast || !ok {
 		var err *qpError
 		if items, err = runParser(pFieldForest, "failed to parse select parameter ("+sel+")", sel); err != nil {
@@ -105,6 +115,7 @@ func parseQuery(rawQuery string, rpcRead, fast bool) (*Query, *apierr.Error) {
 		items = []SelectItem{}
 	}
 	q.Select = items
+	q.Filters = a.filter[:0]
 
 	for _, p := range valued {
 		if !isFilter(p.key) {
@@ -144,7 +155,18 @@ func parseQuery(rawQuery string, rpcRead, fast bool) (*Query, *apierr.Error) {
 		return nil, rerr.apiError()
 	}
 	q.Ranges = ranges
+	if len(q.Filters) == 0 {
+		q.Filters = nil
+	}
 	return q, nil
+}
+
+// queryAlloc is a Query with room for its usual parts, allocated as one:
+// the select item of a query without select (*), and one filter.
+type queryAlloc struct {
+	q      Query
+	star   [1]SelectItem
+	filter [1]Filter
 }
 
 func parseTreePath(key string, fast bool) (treePath, *qpError) {
@@ -194,20 +216,9 @@ func parseLogic(p queryParam) (LogicTree, *qpError) {
 // repeated keys wins, and a level with both has offset..offset+limit-1,
 // where a limit that did not parse counts as 0.
 func queryRanges(valued []queryParam, fast bool) (map[string]Range, *qpError) {
-	type entry struct {
-		limit, offset *bounds
-	}
-	var keys []string
-	entries := map[string]*entry{}
-	get := func(k string) *entry {
-		e, ok := entries[k]
-		if !ok {
-			e = &entry{}
-			entries[k] = e
-			keys = append(keys, k)
-		}
-		return e
-	}
+	// The levels in the order their keys first appear; few, so a list.
+	var store [4]rangeEntry
+	entries := store[:0]
 	for _, p := range valued {
 		switch {
 		case endingIn(p.key, "limit"):
@@ -215,37 +226,63 @@ func queryRanges(valued []queryParam, fast bool) (map[string]Range, *qpError) {
 			if n, ok := readInteger(p.value); ok {
 				b = bounds{lo: 0, hi: satAdd(n, -1), bounded: true}
 			}
-			get(p.key).limit = &b
+			var e *rangeEntry
+			entries, e = rangeEntryOf(entries, p.key)
+			e.limit, e.hasLimit = b, true
 		case endingIn(p.key, "offset"):
 			b := allBounds()
 			if n, ok := readInteger(p.value); ok {
 				b = bounds{lo: n}
 			}
-			get(strings.TrimSuffix(p.key, "offset") + "limit").offset = &b
+			var e *rangeEntry
+			key := "limit" // the root's, without a concatenation
+			if p.key != "offset" {
+				key = strings.TrimSuffix(p.key, "offset") + "limit"
+			}
+			entries, e = rangeEntryOf(entries, key)
+			e.offset, e.hasOffset = b, true
 		}
 	}
-	if len(keys) == 0 {
+	if len(entries) == 0 {
 		return nil, nil
 	}
-	ranges := make(map[string]Range, len(keys))
-	for _, k := range keys {
-		tp, err := parseTreePath(k, fast)
+	ranges := make(map[string]Range, len(entries))
+	for _, e := range entries {
+		tp, err := parseTreePath(e.key, fast)
 		if err != nil {
 			return nil, err
 		}
-		e := entries[k]
 		var b bounds
 		switch {
-		case e.offset == nil:
-			b = *e.limit
-		case e.limit == nil:
-			b = *e.offset
+		case !e.hasOffset:
+			b = e.limit
+		case !e.hasLimit:
+			b = e.offset
 		default:
 			b = bounds{lo: e.offset.lo, hi: satAdd(e.offset.lo, satAdd(e.limit.count(), -1)), bounded: true}
 		}
 		ranges[strings.Join(tp.path, ".")] = b.toRange()
 	}
 	return ranges, nil
+}
+
+// rangeEntry is the limit and offset given for one level, keyed by its
+// limit parameter's name.
+type rangeEntry struct {
+	key                 string
+	limit, offset       bounds
+	hasLimit, hasOffset bool
+}
+
+// rangeEntryOf finds key's entry in entries, adding it when absent.
+func rangeEntryOf(entries []rangeEntry, key string) ([]rangeEntry, *rangeEntry) {
+	for i := range entries {
+		if entries[i].key == key {
+			return entries, &entries[i]
+		}
+	}
+	entries = append(entries, rangeEntry{key: key})
+	return entries, &entries[len(entries)-1]
 }
 
 // endingIn says whether the key's last dot-separated word is one of words.
@@ -287,8 +324,7 @@ func uniq(names []string) []string {
 // parseQueryReplacePlus does: & and ; separate parameters, the first =
 // separates key from value, + is a space, %XX a byte, and a % not
 // followed by two hex digits stays as it is.
-func splitQuery(raw string) []queryParam {
-	var out []queryParam
+func splitQuery(out []queryParam, raw string) []queryParam {
 	for raw != "" {
 		part := raw
 		if i := strings.IndexAny(raw, "&;"); i >= 0 {

@@ -100,15 +100,28 @@ func hasPrefixCI(s, lower string) bool {
 	return true
 }
 
+// fastOrder reads terms of the form name[.asc|.desc][.nullsfirst|.nullslast].
 func fastOrder(v string) ([]OrderTerm, bool) {
-	var terms []OrderTerm
-	for _, part := range strings.Split(v, ",") {
-		words := strings.Split(part, ".")
-		if !isSimpleName(words[0]) || len(words) > 3 {
+	terms := make([]OrderTerm, 0, strings.Count(v, ",")+1)
+	for rest, more := v, true; more; {
+		var part string
+		part, rest, more = strings.Cut(rest, ",")
+		name, tail, dotted := strings.Cut(part, ".")
+		if !isSimpleName(name) {
 			return nil, false
 		}
-		t := OrderTerm{Field: Field{Name: words[0]}}
-		words = words[1:]
+		// At most two words follow the name.
+		var store [2]string
+		words := store[:0]
+		for dotted {
+			if len(words) == len(store) {
+				return nil, false
+			}
+			var w string
+			w, tail, dotted = strings.Cut(tail, ".")
+			words = append(words, w)
+		}
+		t := OrderTerm{Field: Field{Name: name}}
 		if len(words) > 0 && (words[0] == "asc" || words[0] == "desc") {
 			t.Direction, words = words[0], words[1:]
 		}
@@ -168,7 +181,9 @@ func (r *selectScanner) name() (string, bool) {
 // items reads a comma-separated list up to ) or the end; an empty list
 // is allowed as the grammar allows it.
 func (r *selectScanner) items() ([]SelectItem, bool) {
-	items := []SelectItem{}
+	// Room for the items up to the next comma count, within reason: the
+	// commas may be a nested list's.
+	items := make([]SelectItem, 0, min(strings.Count(r.s[r.i:], ",")+1, 8))
 	if r.i == len(r.s) || r.peek(")") {
 		return items, true
 	}

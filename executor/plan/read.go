@@ -75,7 +75,7 @@ func BuildRead(cache *schema.Cache, rel *schema.Relation, q *apirequest.Query, o
 func (b *builder) level(rel *schema.Relation, alias string, items []apirequest.SelectItem) (*Read, *apierr.Error) {
 	// Room for every item up front: appending then never moves Fields, so
 	// Output can point into it.
-	r := &Read{Relation: rel, Alias: alias, Fields: make([]Field, 0, b.fieldCount(rel, items))}
+	r := newLevel(rel, alias, b.fieldCount(rel, items))
 	for _, it := range items {
 		switch it.Kind {
 		case apirequest.SelectStar:
@@ -299,10 +299,10 @@ func (b *builder) condition(lvl *Read, f *apirequest.Filter) (Condition, *apierr
 			return Condition{EmbedNull: e, Negated: f.Negated != (f.Value == "not_null")}, nil
 		}
 	}
-	flt := &Filter{
-		Ref: b.ref(lvl.Relation, f.Field), Op: f.Op, Quantifier: f.Quantifier,
-		Language: f.Language, Value: f.Value, Values: f.Values,
-	}
+	// Field by field: flt is new and zero.
+	flt := filterStorage(lvl)
+	flt.Ref, flt.Op, flt.Quantifier = b.ref(lvl.Relation, f.Field), f.Op, f.Quantifier
+	flt.Language, flt.Value, flt.Values = f.Language, f.Value, f.Values
 	if err := checkFilterValue(flt); err != nil {
 		return Condition{}, err
 	}

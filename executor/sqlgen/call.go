@@ -96,7 +96,12 @@ func CallFunction(c Call) Statement {
 // function that writes would otherwise write twice), as in PostgREST.
 func CallRead(c Call, p *plan.Read, opts ReadOptions, single bool) (Statement, *Statement) {
 	g := &gen{}
-	with := sqltext.Fmt("pgrst_call_rows as (select pgrst_call.* from %s pgrst_call), ", g.callFrom(c))
+	var w sqltext.Builder
+	w.Grow(160 + 64*len(c.Given))
+	w.Const("pgrst_call_rows as (select pgrst_call.* from ")
+	g.writeCallFrom(&w, c)
+	w.Const(" pgrst_call), ")
+	with := w.SQL()
 	g.rootFrom = sqltext.Const("pgrst_call_rows")
 	if f := c.Function; f.Returns.RelationName != "" {
 		// The rows are the returned table's: computed columns take that
@@ -122,15 +127,21 @@ func paramType(p schema.Param) sqltext.SQL {
 // character(1) and bit(1), while a function's own parameter keeps no length
 // and takes a value of any length.
 func argumentType(p schema.Param) sqltext.SQL {
+	typeSchema, typeName := argumentTypeName(p)
+	return sqltext.QualifiedType(typeSchema, typeName, p.TypeArrayDims).SQL()
+}
+
+// argumentTypeName is the schema and name of argumentType.
+func argumentTypeName(p schema.Param) (typeSchema, typeName string) {
 	if p.TypeSchema == "pg_catalog" {
 		switch p.TypeName {
 		case "bpchar":
-			return sqltext.QualifiedType("pg_catalog", "varchar", p.TypeArrayDims).SQL()
+			return "pg_catalog", "varchar"
 		case "bit":
-			return sqltext.QualifiedType("pg_catalog", "varbit", p.TypeArrayDims).SQL()
+			return "pg_catalog", "varbit"
 		}
 	}
-	return paramType(p)
+	return p.TypeSchema, p.TypeName
 }
 
 // callFrom renders the call of c.Function as a FROM item, its alias left
@@ -143,6 +154,42 @@ func (g *gen) callFrom(c Call) sqltext.SQL {
 		return call
 	}
 	return sqltext.Fmt("%s, lateral %s", args, call)
+}
+
+// writeCallFrom writes callFrom's text.
+func (g *gen) writeCallFrom(b *sqltext.Builder, c Call) {
+	f := c.Function
+	if c.WholeBody || len(c.Given) == 0 {
+		b.Write(g.callFrom(c))
+		return
+	}
+	b.Const("pg_catalog.json_to_record(")
+	b.Write(g.paramBytes(c.Args))
+	b.Const("::json) as pgrst_args(")
+	for i, p := range c.Given {
+		if i > 0 {
+			b.Const(", ")
+		}
+		b.Ident(p.Name)
+		b.Const(" ")
+		typeSchema, typeName := argumentTypeName(p)
+		b.QualifiedType(typeSchema, typeName, p.TypeArrayDims)
+	}
+	b.Const("), lateral ")
+	b.Qualified(f.Schema, f.Name)
+	b.Const("(")
+	for i, p := range c.Given {
+		if i > 0 {
+			b.Const(", ")
+		}
+		if p.Variadic {
+			b.Const("variadic ")
+		}
+		b.Ident(p.Name)
+		b.Const(" := pgrst_args.")
+		b.Ident(p.Name)
+	}
+	b.Const(")")
 }
 
 // callInSelect renders the call of c.Function in a select list, as the

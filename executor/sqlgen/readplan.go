@@ -36,7 +36,13 @@ func Read(p *plan.Read, opts ReadOptions) (main Statement, explain *Statement) {
 // rendered before (a mutation or a function call whose rows p reads
 // through rootFrom).
 func (g *gen) read(p *plan.Read, opts ReadOptions, with sqltext.SQL) (main Statement, explain *Statement) {
-	source := g.query(p, g.fromItem(p, true), nil)
+	var b sqltext.Builder
+	b.Grow(statementSize(p) + with.Len())
+	b.Const("with ")
+	b.Write(with)
+	b.Const("pgrst_source as (")
+	g.writeQuery(&b, p, levelSource{root: true})
+	b.Const(") select ")
 	total := sqltext.Const("null::bigint")
 	if opts.Count == "exact" || opts.Count == "estimated" {
 		counted := g.countQuery(p)
@@ -51,10 +57,10 @@ func (g *gen) read(p *plan.Read, opts ReadOptions, with sqltext.SQL) (main State
 		eg := &gen{}
 		explain = &Statement{SQL: sqltext.Fmt("explain (format json) %s", eg.countQuery(p)), Args: eg.args}
 	}
-	body := bodyExpr(opts)
-	sql := sqltext.Fmt("with %spgrst_source as (%s) select %s%s from pgrst_source _pgrst_t",
-		with, source, columns(opts.RecordPageTotal, total, body), g.extraColumns)
-	return Statement{SQL: sql, Args: g.args, RecordsPageTotal: opts.RecordPageTotal}, explain
+	writeColumns(&b, opts.RecordPageTotal, total, bodyExpr(opts))
+	b.Write(g.extraColumns)
+	b.Const(" from pgrst_source _pgrst_t")
+	return Statement{SQL: b.SQL(), Args: g.args, RecordsPageTotal: opts.RecordPageTotal}, explain
 }
 
 // bodyExpr aggregates the rows into the negotiated representation.
@@ -70,6 +76,9 @@ func bodyExpr(opts ReadOptions) sqltext.SQL {
 	case apirequest.MediaGeoJSON, apirequest.MediaHandler:
 		return mediaBody(opts.Representation)
 	case apirequest.MediaSingleObject:
+		if !opts.Representation.StripNulls {
+			return singleObjectBody
+		}
 		return sqltext.Fmt("coalesce((pg_catalog.json_agg(%s)->0)::text, 'null')", row)
 	case apirequest.MediaCSV:
 		// A header from the first row's keys, then each row's record text
@@ -78,12 +87,23 @@ func bodyExpr(opts ReadOptions) sqltext.SQL {
 			"from (select pg_catalog.row_to_json(hh) as r from pgrst_source as hh limit 1) s) a) || pg_catalog.chr(10) || " +
 			"coalesce(pg_catalog.string_agg(pg_catalog.substring(_pgrst_t::text, 2, pg_catalog.length(_pgrst_t::text) - 2), pg_catalog.chr(10)), '')")
 	}
+	if !opts.Representation.StripNulls {
+		return arrayBody
+	}
 	return sqltext.Fmt("coalesce(pg_catalog.json_agg(%s), '[]')::text", row)
 }
+
+// The bodies of the usual representations, made once.
+var (
+	arrayBody        = sqltext.Fmt("coalesce(pg_catalog.json_agg(%s), '[]')::text", sqltext.Const("_pgrst_t"))
+	singleObjectBody = sqltext.Fmt("coalesce((pg_catalog.json_agg(%s)->0)::text, 'null')", sqltext.Const("_pgrst_t"))
+)
 
 // gen renders SQL, collecting bind arguments in order.
 type gen struct {
 	args [][]byte
+	// argBytes holds the text of the values param copied (see param).
+	argBytes []byte
 	// keys holds the placeholder of each JSON path key bound so far.
 	keys map[jsonKey]sqltext.SQL
 	// rootFrom replaces the root relation in FROM (a CTE of written
@@ -102,14 +122,55 @@ type gen struct {
 	hoisted map[*plan.Read]bool
 }
 
-// param binds v and returns its placeholder.
+// param binds a copy of v and returns its placeholder. The copies share
+// one buffer (argBytes), each capped at its own end, so a statement's
+// values cost one allocation rather than one each.
 func (g *gen) param(v string) sqltext.SQL {
-	return g.paramBytes([]byte(v))
+	if v == "" {
+		return g.paramBytes([]byte{})
+	}
+	g.reserveArgBytes(len(v))
+	start := len(g.argBytes)
+	g.argBytes = append(g.argBytes, v...)
+	return g.paramBytes(g.argBytes[start:len(g.argBytes):len(g.argBytes)])
+}
+
+// paramInt binds n as its decimal text.
+func (g *gen) paramInt(n int64) sqltext.SQL {
+	g.reserveArgBytes(20)
+	start := len(g.argBytes)
+	g.argBytes = strconv.AppendInt(g.argBytes, n, 10)
+	return g.paramBytes(g.argBytes[start:len(g.argBytes):len(g.argBytes)])
+}
+
+// argStorage is room for a usual statement's arguments and their text,
+// allocated as one.
+type argStorage struct {
+	args  [4][]byte
+	bytes [64]byte
+}
+
+// startArgs gives a statement without arguments yet room for some.
+func (g *gen) startArgs() {
+	if g.args == nil {
+		s := &argStorage{}
+		g.args, g.argBytes = s.args[:0], s.bytes[:0]
+	}
+}
+
+// reserveArgBytes makes room for n more bytes in argBytes. A new buffer
+// leaves the values already bound where they are.
+func (g *gen) reserveArgBytes(n int) {
+	g.startArgs()
+	if cap(g.argBytes)-len(g.argBytes) < n {
+		g.argBytes = make([]byte, 0, max(64, 2*n))
+	}
 }
 
 // paramBytes binds v as it is, without a copy (a request body), and
 // returns its placeholder.
 func (g *gen) paramBytes(v []byte) sqltext.SQL {
+	g.startArgs()
 	g.args = append(g.args, v)
 	return sqltext.Param(len(g.args))
 }
@@ -146,24 +207,7 @@ func (g *gen) jsonKeyParam(step apirequest.JSONStep) sqltext.SQL {
 // to its parent, and the level's conditions), group, order, limit.
 func (g *gen) query(r *plan.Read, from sqltext.SQL, cond []sqltext.SQL) sqltext.SQL {
 	var b sqltext.Builder
-	b.Const("select ")
-	b.Write(sqltext.Join(g.selectList(r), ", "))
-	b.Const(" from ")
-	b.Write(from)
-	for _, e := range r.Embeds {
-		b.Write(g.lateral(r, e))
-	}
-	b.Write(g.where(r, cond))
-	b.Write(g.groupBy(r))
-	b.Write(g.orderBy(r))
-	if r.Range.Limit != nil {
-		b.Const(" limit ")
-		b.Write(g.param(strconv.FormatInt(*r.Range.Limit, 10)))
-	}
-	if r.Range.Offset != 0 {
-		b.Const(" offset ")
-		b.Write(g.param(strconv.FormatInt(r.Range.Offset, 10)))
-	}
+	g.writeQuery(&b, r, levelSource{from: from, cond: cond})
 	return b.SQL()
 }
 
@@ -305,34 +349,25 @@ func (g *gen) relationshipSource(parent *plan.Read, e *plan.Embed) (sqltext.SQL,
 	}
 }
 
-// selectList renders the output columns of a level.
-func (g *gen) selectList(r *plan.Read) []sqltext.SQL {
-	var out []sqltext.SQL
-	for _, it := range r.Output {
-		if it.Field != nil && it.Field.Aggregate != "" && g.hoisted[r] {
-			out = append(out, g.hoistedField(r, it.Field)...)
-			continue
-		}
-		if it.Field != nil {
-			out = append(out, g.fieldExpr(r, it.Field))
-			continue
-		}
-		e := it.Embed
-		switch {
-		case e.ToManySpread() && !g.rowWise[r]:
-			out = append(out, spreadArrayItems(e)...)
-		case e.Spread:
-			out = append(out, g.spreadSelect(e, !g.hoisted[r])...)
-		case e.Shown():
-			out = append(out, sqltext.Fmt("%s as %s", g.embedBody(r, e), sqltext.Ident(e.Name)))
-		}
+// selectItems renders one output item of a level: a field is one
+// column, a spread as many as it exposes, a hidden embed none.
+func (g *gen) selectItems(r *plan.Read, it plan.OutputItem) []sqltext.SQL {
+	if it.Field != nil && it.Field.Aggregate != "" && g.hoisted[r] {
+		return g.hoistedField(r, it.Field)
 	}
-	if len(out) == 0 {
-		// select= with nothing selected still yields one (empty) object
-		// per row.
-		return []sqltext.SQL{{}}
+	if it.Field != nil {
+		return []sqltext.SQL{g.fieldExpr(r, it.Field)}
 	}
-	return out
+	e := it.Embed
+	switch {
+	case e.ToManySpread() && !g.rowWise[r]:
+		return spreadArrayItems(e)
+	case e.Spread:
+		return g.spreadSelect(e, !g.hoisted[r])
+	case e.Shown():
+		return []sqltext.SQL{sqltext.Fmt("%s as %s", g.embedBody(r, e), sqltext.Ident(e.Name))}
+	}
+	return nil
 }
 
 // embedBody is the JSON value of an embed in its parent's row. When the
@@ -499,12 +534,7 @@ func (g *gen) orderTerm(r *plan.Read, t plan.OrderTerm) sqltext.SQL {
 
 // where renders the conditions of a level plus extra ones.
 func (g *gen) where(r *plan.Read, extra []sqltext.SQL) sqltext.SQL {
-	conds := append([]sqltext.SQL(nil), extra...)
-	for _, c := range r.Where {
-		conds = append(conds, g.condition(r, c))
-	}
-	if len(conds) == 0 {
-		return sqltext.SQL{}
-	}
-	return sqltext.Fmt(" where %s", sqltext.Join(conds, " and "))
+	var b sqltext.Builder
+	g.writeConditions(&b, r, extra)
+	return b.SQL()
 }

@@ -24,18 +24,27 @@ type Statement struct {
 // counted (else NULL), the rows in this page, the body as JSON text, and
 // the response.headers and response.status settings as the statement left
 // them (read in the same statement: no extra round trip).
-const resultColumns = `%s as total_result_set, pg_catalog.count(_pgrst_t) as page_total, ` + restColumns
+const resultColumns = `%s` + pageTotalColumn + restColumns
+
+// pageTotalColumn follows the total in resultColumns.
+const pageTotalColumn = ` as total_result_set, pg_catalog.count(_pgrst_t) as page_total, `
 
 // recordedResultColumns are resultColumns whose page_total is also left in
 // the transaction-local setting pgrst.page_total: a later statement of
 // the transaction (the executor's guard) can then check it in SQL. The
 // column is the value set_config stored, so the executor reads the very
 // number the guard checks.
-const recordedResultColumns = `%s as total_result_set, ` +
-	`pg_catalog.set_config('pgrst.page_total', pg_catalog.count(_pgrst_t)::text, true)::bigint as page_total, ` + restColumns
+const recordedResultColumns = `%s` + recordedPageTotalColumn + restColumns
+
+// recordedPageTotalColumn follows the total in recordedResultColumns.
+const recordedPageTotalColumn = ` as total_result_set, ` +
+	`pg_catalog.set_config('pgrst.page_total', pg_catalog.count(_pgrst_t)::text, true)::bigint as page_total, `
 
 // restColumns follow page_total.
-const restColumns = `%s as body, ` +
+const restColumns = `%s` + responseColumns
+
+// responseColumns follow the body in restColumns.
+const responseColumns = ` as body, ` +
 	`nullif(pg_catalog.current_setting('response.headers', true), '') as response_headers, ` +
 	`nullif(pg_catalog.current_setting('response.status', true), '') as response_status`
 
@@ -45,6 +54,18 @@ func columns(record bool, total, body sqltext.SQL) sqltext.SQL {
 		return sqltext.Fmt(recordedResultColumns, total, body)
 	}
 	return sqltext.Fmt(resultColumns, total, body)
+}
+
+// writeColumns writes the text columns returns.
+func writeColumns(b *sqltext.Builder, record bool, total, body sqltext.SQL) {
+	b.Write(total)
+	if record {
+		b.Const(recordedPageTotalColumn)
+	} else {
+		b.Const(pageTotalColumn)
+	}
+	b.Write(body)
+	b.Const(responseColumns)
 }
 
 // Result column positions.

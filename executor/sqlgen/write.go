@@ -70,40 +70,66 @@ func Write(m Mutation, p *plan.Read, opts WriteOptions) Statement {
 	// column, so the role needs no SELECT privilege to write. Otherwise
 	// the statement returns the columns the response reads and no
 	// others, so SELECT on those is all a role needs.
-	returning, rows := sqltext.Const(" returning 1"), sqltext.Const("select from pgrst_mutation")
-	var returned []sqltext.SQL // of alias, for an empty PATCH's no-op select
+	var cols []string
 	if !opts.Minimal {
-		cols, whole := returnedColumns(m.Relation, p)
-		if whole {
+		var whole bool
+		if cols, whole = returnedColumns(m.Relation, p); whole {
 			cols = make([]string, len(m.Relation.Columns))
 			for i, c := range m.Relation.Columns {
 				cols[i] = c.Name
 			}
 		}
-		if len(cols) > 0 {
-			quoted := make([]sqltext.SQL, len(cols))
-			returned = make([]sqltext.SQL, len(cols))
-			for i, c := range cols {
-				quoted[i] = sqltext.Ident(c)
-				returned[i] = sqltext.Fmt("%s.%s", alias, quoted[i])
-			}
-			returning = sqltext.Fmt(" returning %s", sqltext.Join(returned, ", "))
-			rows = sqltext.Fmt("select %s from pgrst_mutation", sqltext.Join(quoted, ", "))
-		}
 	}
-	var mut sqltext.SQL
+	var w sqltext.Builder
+	w.Grow(256 + 48*(len(cols)+len(m.Columns)))
+	w.Const("pgrst_mutation as (")
 	switch m.Kind {
 	case Insert:
-		mut = g.insert(m, table, alias, opts.CountInserted)
+		g.writeInsert(&w, m, table, alias, opts.CountInserted)
 	case Update:
-		mut = g.update(m, table, alias, returned)
+		// An empty PATCH selects the (no) rows instead, reading only the
+		// columns returned.
+		var returned []sqltext.SQL
+		if len(m.Columns) == 0 && len(cols) > 0 {
+			returned = make([]sqltext.SQL, len(cols))
+			for i, c := range cols {
+				returned[i] = sqltext.Fmt("%s.%s", alias, sqltext.Ident(c))
+			}
+		}
+		w.Write(g.update(m, table, alias, returned))
 	case Delete:
-		mut = sqltext.Fmt("delete from %s as %s%s", table, alias, g.writeWhere(m, table, alias))
+		w.Write(sqltext.Fmt("delete from %s as %s%s", table, alias, g.writeWhere(m, table, alias)))
 	}
-	if m.Kind == Update && len(m.Columns) == 0 {
-		returning = sqltext.SQL{} // the no-op select already yields the (no) rows
+	switch {
+	case m.Kind == Update && len(m.Columns) == 0:
+		// the no-op select already yields the (no) rows
+	case len(cols) == 0:
+		w.Const(" returning 1")
+	default:
+		w.Const(" returning ")
+		for i, c := range cols {
+			if i > 0 {
+				w.Const(", ")
+			}
+			w.Write(alias)
+			w.Const(".")
+			w.Ident(c)
+		}
 	}
-	with := sqltext.Fmt("pgrst_mutation as (%s%s), pgrst_rows as (%s), ", mut, returning, rows)
+	w.Const("), pgrst_rows as (")
+	if len(cols) == 0 {
+		w.Const("select from pgrst_mutation")
+	} else {
+		w.Const("select ")
+		for i, c := range cols {
+			if i > 0 {
+				w.Const(", ")
+			}
+			w.Ident(c)
+		}
+		w.Const(" from pgrst_mutation")
+	}
+	w.Const("), ")
 	g.rootFrom, g.rootAlias = sqltext.Const("pgrst_rows"), p.Alias
 	g.rootRowType = sqltext.QualifiedType(m.Relation.Schema, m.Relation.Name, 0)
 	if opts.CountInserted {
@@ -111,7 +137,7 @@ func Write(m Mutation, p *plan.Read, opts WriteOptions) Statement {
 		// every row it returned first.
 		g.extraColumns = sqltext.Const(", nullif(pg_catalog.current_setting('pgrst.inserted', true), '')::bigint as pgrst_inserted")
 	}
-	st, _ := g.read(p, opts.ReadOptions, with)
+	st, _ := g.read(p, opts.ReadOptions, w.SQL())
 	return st
 }
 
@@ -124,51 +150,78 @@ const (
 	countUpdatedRow  = "pg_catalog.set_config('pgrst.inserted', (coalesce(nullif(pg_catalog.current_setting('pgrst.inserted', true), '')::int, 0) - 1)::text, true) <> '-1'"
 )
 
-// insert renders INSERT ... SELECT from the JSON payload; count keeps
-// the tally of inserted rows an upsert's status needs.
-func (g *gen) insert(m Mutation, table, alias sqltext.SQL, count bool) sqltext.SQL {
-	var b sqltext.Builder
-	b.Write(sqltext.Fmt("insert into %s as %s", table, alias))
+// writeInsert writes INSERT ... SELECT from the JSON payload; count
+// keeps the tally of inserted rows an upsert's status needs.
+func (g *gen) writeInsert(b *sqltext.Builder, m Mutation, table, alias sqltext.SQL, count bool) {
+	b.Const("insert into ")
+	b.Write(table)
+	b.Const(" as ")
+	b.Write(alias)
 	if len(m.Columns) == 0 {
 		// {} or [{}, ...]: rows of defaults.
-		b.Write(sqltext.Fmt(" select from pg_catalog.json_array_elements(%s::json)", g.paramBytes(m.Payload)))
+		b.Const(" select from pg_catalog.json_array_elements(")
+		b.Write(g.paramBytes(m.Payload))
+		b.Const("::json)")
 		if count {
 			b.Const(" where " + countInsertedRow)
 		}
 		b.Write(g.onConflict(m, count))
-		return b.SQL()
+		return
 	}
-	quoted := make([]sqltext.SQL, len(m.Columns))
+	b.Const(" (")
 	for i, c := range m.Columns {
-		quoted[i] = sqltext.Ident(c)
+		if i > 0 {
+			b.Const(", ")
+		}
+		b.Ident(c)
 	}
-	b.Write(sqltext.Fmt(" (%s) select ", sqltext.Join(quoted, ", ")))
-	values := make([]sqltext.SQL, len(m.Columns))
+	b.Const(") select ")
 	for i, c := range m.Columns {
-		values[i] = sqltext.Fmt("pgrst_body.%s", quoted[i])
+		if i > 0 {
+			b.Const(", ")
+		}
+		_, parsed := m.Parsers[c]
+		if _, ok := g.missingDefault(m, c); !parsed && !ok {
+			b.Const("pgrst_body.")
+			b.Ident(c)
+			continue
+		}
+		value := sqltext.Fmt("pgrst_body.%s", sqltext.Ident(c))
 		if parser, ok := m.Parsers[c]; ok {
-			values[i] = g.parsedJSON(parser, sqltext.Const("pgrst_el.j"), c)
+			value = g.parsedJSON(parser, sqltext.Const("pgrst_el.j"), c)
 		}
 		if d, ok := g.missingDefault(m, c); ok {
-			values[i] = sqltext.Fmt("case when pgrst_el.j::jsonb ? %s then %s else %s end", g.param(c), values[i], d)
+			value = sqltext.Fmt("case when pgrst_el.j::jsonb ? %s then %s else %s end", g.param(c), value, d)
 		}
+		b.Write(value)
 	}
-	b.Write(sqltext.Join(values, ", "))
-	b.Write(sqltext.Fmt(" from pg_catalog.json_array_elements(%s::json) as pgrst_el(j), "+
-		"lateral pg_catalog.json_populate_record(null::%s, %s) as pgrst_body",
-		g.paramBytes(m.Payload), table, g.withoutParsedKeys(m, sqltext.Const("pgrst_el.j"))))
-	var conds []sqltext.SQL
-	for _, km := range m.KeyMatch {
-		conds = append(conds, sqltext.Fmt("pgrst_body.%s = %s", sqltext.Ident(km[0]), g.param(km[1])))
+	b.Const(" from pg_catalog.json_array_elements(")
+	b.Write(g.paramBytes(m.Payload))
+	b.Const("::json) as pgrst_el(j), lateral pg_catalog.json_populate_record(null::")
+	b.Write(table)
+	b.Const(", ")
+	b.Write(g.withoutParsedKeys(m, sqltext.Const("pgrst_el.j")))
+	b.Const(") as pgrst_body")
+	for i, km := range m.KeyMatch {
+		if i == 0 {
+			b.Const(" where ")
+		} else {
+			b.Const(" and ")
+		}
+		b.Const("pgrst_body.")
+		b.Ident(km[0])
+		b.Const(" = ")
+		b.Write(g.param(km[1]))
 	}
 	if count {
-		conds = append(conds, sqltext.Const(countInsertedRow))
-	}
-	if len(conds) > 0 {
-		b.Write(sqltext.Fmt(" where %s", sqltext.Join(conds, " and ")))
+		if len(m.KeyMatch) == 0 {
+			b.Const(" where ")
+		} else {
+			b.Const(" and ")
+		}
+		b.Const(countInsertedRow)
 	}
 	b.Write(g.onConflict(m, count))
-	return b.SQL()
 }
 
 // onConflict renders the upsert clause; count takes an updated row back

@@ -54,6 +54,12 @@ func Ident(name string) SQL {
 // writeIdent writes name quoted, as Ident returns it.
 func writeIdent(b *strings.Builder, name string) {
 	b.WriteByte('"')
+	if strings.IndexByte(name, '"') < 0 && strings.IndexByte(name, 0) < 0 {
+		// Nothing to double or drop: the usual name, in one write.
+		b.WriteString(name)
+		b.WriteByte('"')
+		return
+	}
 	for i := 0; i < len(name); i++ {
 		switch c := name[i]; c {
 		case '"':
@@ -77,7 +83,12 @@ func Qualified(schema, name string) SQL {
 }
 
 // Param is the placeholder of the n-th bind parameter ($1 is the first).
-func Param(n int) SQL { return SQL{"$" + strconv.Itoa(n)} }
+func Param(n int) SQL {
+	if n > 0 && n < len(smallParams) {
+		return smallParams[n]
+	}
+	return SQL{"$" + strconv.Itoa(n)}
+}
 
 // Catalog makes SQL from text the database wrote about itself, such as a
 // column default from pg_get_expr. Never call it with request text.

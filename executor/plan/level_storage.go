@@ -1,0 +1,50 @@
+package plan
+
+import "github.com/pgrest/caddy-pgrest/executor/schema"
+
+// The parts of a plan that a usual read has one of are allocated with
+// what holds them: a level of one field (select=*, or one column) with
+// its field and output item, a level's first filter with its list of
+// conditions. A one-row read is then planned in two allocations rather
+// than five; bigger plans allocate as before.
+
+// oneFieldLevel is a level with room for one field and one output item.
+type oneFieldLevel struct {
+	read   Read
+	field  [1]Field
+	output [1]OutputItem
+}
+
+// newLevel is a level of rel with room for fields fields and output
+// items.
+func newLevel(rel *schema.Relation, alias string, fields int) *Read {
+	if fields == 1 {
+		l := &oneFieldLevel{}
+		// Field by field: l is new and zero.
+		l.read.Relation, l.read.Alias, l.read.Fields, l.read.Output = rel, alias, l.field[:0], l.output[:0]
+		return &l.read
+	}
+	r := &Read{Relation: rel, Alias: alias, Fields: make([]Field, 0, fields)}
+	if fields > 0 {
+		r.Output = make([]OutputItem, 0, fields)
+	}
+	return r
+}
+
+// firstCondition is a level's list of conditions with room for one,
+// and the filter of that one.
+type firstCondition struct {
+	where  [1]Condition
+	filter Filter
+}
+
+// filterStorage is room for lvl's next filter: with its list of
+// conditions when lvl has none yet.
+func filterStorage(lvl *Read) *Filter {
+	if lvl.Where != nil {
+		return new(Filter)
+	}
+	s := &firstCondition{}
+	lvl.Where = s.where[:0]
+	return &s.filter
+}
