@@ -129,10 +129,13 @@ func (e *Executor) pipeline(ctx context.Context, pg *pgconn.PgConn, spec *txSpec
 			planRole = ""
 		}
 		names[i] = cachedStatementName(planRole, st.SQL.String())
-		if !prepared.has(names[i]) {
-			p.SendPrepare(names[i], st.SQL.String(), nil)
-			parses[i] = true
+		if sendKnown(p, prepared, names[i], st.Args) {
+			continue
 		}
+		p.SendPrepare(names[i], st.SQL.String(), nil)
+		parses[i] = true
+		// Its description comes with the Parse's answer, after this
+		// Bind is sent: the first use has its portal described.
 		p.SendQueryPrepared(names[i], st.Args, nil, nil)
 	}
 	if spec.guard != nil {
@@ -179,11 +182,10 @@ func readPipeline(p *pgconn.Pipeline, spec *txSpec, parses []bool, names []strin
 	results := make([]*txResult, len(spec.statements))
 	for i := range parses {
 		if parses[i] {
-			if _, err := p.GetResults(); err != nil {
+			if err := readPrepared(p, prepared, names[i]); err != nil {
 				readAfterGuardedFailure(p, spec, prepared, end)
 				return nil, err
 			}
-			prepared.add(names[i])
 		}
 		guard := i == len(results)
 		var keep *txResult

@@ -1,13 +1,15 @@
 // Command txcost measures what shapes of pgrest's read transaction cost
 // PostgreSQL: the backend's CPU time per transaction, for the shape pgrest
-// sends now, the one it sent before, and their parts.
+// sends now, the ones it sent before, and their parts; and this
+// process's CPU time per transaction (the pgx client's side: writing the
+// messages, reading the results).
 //
 //	go run ./tests/txcost            # 2000 transactions of each shape
 //	go run ./tests/txcost -n 5000 -only now,before
 //
 // It starts a throwaway PostgreSQL (tests/pgtest; PGREST_TEST_DSN points it
 // at a running server on this machine instead), opens one connection and
-// runs every shape on it in turn, the order rotating, reading the
+// runs every shape on it in turn, in a random order each round, reading the
 // backend's CPU time from /proc/<pid>/schedstat before and after each
 // transaction. One backend and interleaved shapes are the point: on a
 // shared machine a backend's CPU per transaction depends on what else runs
@@ -26,10 +28,12 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -94,12 +98,19 @@ type step struct {
 	sql     string
 	args    [][]byte
 	unnamed bool
-	name    string // set by shapes
+	name    string                       // set by shapes
+	sd      *pgconn.StatementDescription // set when prepared
 }
 
+// shape is a transaction. Its named statements are bound and executed
+// with the descriptions kept from their Parse, as pgrest sends them now,
+// unless described: then each portal is described too (Bind, Describe,
+// Execute), as pgrest sent them before and the bench's raw baseline
+// still does.
 type shape struct {
-	name  string
-	steps []step
+	name      string
+	steps     []step
+	described bool
 }
 
 func with(args ...[]byte) [][]byte { return append(slices.Clone(fixed), args...) }
@@ -116,15 +127,17 @@ var (
 
 func shapes() []shape {
 	all := []shape{
-		{"now", []step{begin, settings, main_, commit}},
-		{"before", []step{beginUnnamed, settingsJSON, main_, commitUnnamed}},
-		{"before_named_begin_commit", []step{begin, settingsJSON, main_, commit}},
-		{"begin_commit", []step{begin, commit}},
-		{"begin_commit_unnamed", []step{beginUnnamed, commitUnnamed}},
-		{"settings", []step{begin, settings, commit}},
-		{"settings_json_empty", []step{begin, settingsJSON, commit}},
-		{"two_app_settings", []step{begin, {sql: settingsTwoSQL, args: with([]byte("app.a"), []byte("alpha"), []byte("app.b"), []byte("beta"))}, commit}},
-		{"two_app_settings_json", []step{begin, {sql: settingsJSONSQL, args: with([]byte(`{"app.a":"alpha","app.b":"beta"}`))}, commit}},
+		{"now", []step{begin, settings, main_, commit}, false},
+		{"now_described", []step{begin, settings, main_, commit}, true},
+		{"before", []step{beginUnnamed, settingsJSON, main_, commitUnnamed}, true},
+		{"before_named_begin_commit", []step{begin, settingsJSON, main_, commit}, true},
+		{"begin_commit", []step{begin, commit}, false},
+		{"begin_commit_described", []step{begin, commit}, true},
+		{"begin_commit_unnamed", []step{beginUnnamed, commitUnnamed}, true},
+		{"settings", []step{begin, settings, commit}, false},
+		{"settings_json_empty", []step{begin, settingsJSON, commit}, true},
+		{"two_app_settings", []step{begin, {sql: settingsTwoSQL, args: with([]byte("app.a"), []byte("alpha"), []byte("app.b"), []byte("beta"))}, commit}, true},
+		{"two_app_settings_json", []step{begin, {sql: settingsJSONSQL, args: with([]byte(`{"app.a":"alpha","app.b":"beta"}`))}, commit}, true},
 	}
 	for i := range all {
 		for j := range all[i].steps {
@@ -176,11 +189,18 @@ func run(n int, only string) error {
 		return err
 	}
 	for _, sh := range use {
-		for _, st := range sh.steps {
+		for i, st := range sh.steps {
 			if st.name != "" {
-				if _, err := pg.Prepare(ctx, st.name, st.sql, nil); err != nil {
+				sd, err := pg.Prepare(ctx, st.name, st.sql, nil)
+				if err != nil {
 					return fmt.Errorf("%s: %w", sh.name, err)
 				}
+				if len(sd.Fields) == 0 {
+					// BEGIN and COMMIT: as pgrest's txControlFields,
+					// so that pgx sends no Describe for them.
+					sd.Fields = []pgconn.FieldDescription{{Name: "?column?"}}
+				}
+				sh.steps[i].sd = sd
 			}
 		}
 	}
@@ -197,9 +217,12 @@ func run(n int, only string) error {
 	}
 	pid := pg.PID()
 	samples := make([][]time.Duration, len(use))
-	for i := range n {
-		for k := range use {
-			j := (i + k) % len(use)
+	client := make([][]time.Duration, len(use))
+	for range n {
+		// A random order each round: a transaction costs less after
+		// one like it (warm caches), so a fixed rotation, where each
+		// shape mostly follows the same other, biases the comparison.
+		for _, j := range rand.Perm(len(use)) {
 			// Let the backend finish what follows its last answer and
 			// go to sleep, so that none of it counts for this one.
 			time.Sleep(100 * time.Microsecond)
@@ -207,22 +230,33 @@ func run(n int, only string) error {
 			if err != nil {
 				return err
 			}
+			ownBefore := processCPU()
 			if err := transact(ctx, pg, use[j]); err != nil {
 				return fmt.Errorf("%s: %w", use[j].name, err)
 			}
+			ownAfter := processCPU()
 			after, err := cpuTime(pid)
 			if err != nil {
 				return err
 			}
 			samples[j] = append(samples[j], after-before)
+			client[j] = append(client[j], ownAfter-ownBefore)
 		}
 	}
 	fmt.Printf("PostgreSQL backend CPU per transaction, %d of each shape, interleaved on one backend\n", n)
-	fmt.Printf("%-26s %9s %9s %9s\n", "shape", "p25", "median", "p75")
+	fmt.Printf("and this process's CPU per transaction (the client), its median and mean (the mean counts garbage collection)\n")
+	fmt.Printf("%-26s %9s %9s %9s   %9s %9s\n", "shape", "p25", "median", "p75", "client", "mean")
 	for j, sh := range use {
 		s := samples[j]
 		slices.Sort(s)
-		fmt.Printf("%-26s %9s %9s %9s\n", sh.name, us(s[len(s)/4]), us(s[len(s)/2]), us(s[3*len(s)/4]))
+		c := client[j]
+		var sum time.Duration
+		for _, d := range c {
+			sum += d
+		}
+		slices.Sort(c)
+		fmt.Printf("%-26s %9s %9s %9s   %9s %9s\n", sh.name, us(s[len(s)/4]), us(s[len(s)/2]), us(s[3*len(s)/4]),
+			us(c[len(c)/2]), us(sum/time.Duration(len(c))))
 	}
 	return nil
 }
@@ -231,10 +265,13 @@ func run(n int, only string) error {
 func transact(ctx context.Context, pg *pgconn.PgConn, sh shape) error {
 	p := pg.StartPipeline(ctx)
 	for _, st := range sh.steps {
-		if st.unnamed {
+		switch {
+		case st.unnamed:
 			p.SendQueryParams(st.sql, st.args, nil, nil, nil)
-		} else {
+		case sh.described:
 			p.SendQueryPrepared(st.name, st.args, nil, nil)
+		default:
+			p.SendQueryStatement(st.sd, st.args, nil, nil)
 		}
 	}
 	if err := p.Sync(); err != nil {
@@ -277,6 +314,15 @@ func cpuTime(pid uint32) (time.Duration, error) {
 	}
 	ns, err := strconv.ParseInt(f[0], 10, 64)
 	return time.Duration(ns), err
+}
+
+// processCPU is this process's CPU time, user and system, all threads.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func us(d time.Duration) string { return fmt.Sprintf("%.1fµs", float64(d)/1e3) }

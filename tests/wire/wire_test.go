@@ -4,9 +4,10 @@
 // and PostgreSQL (proxy_test.go).
 //
 // With prepared statements (the default) a connection that has served a
-// request shape once serves it again with no Parse at all: BEGIN, the
-// settings statement, the main statement and COMMIT are all named
-// statements of the connection. With db_prepared_statements false (a
+// request shape once serves it again with no Parse and no Describe at
+// all: BEGIN, the settings statement, the main statement and COMMIT are
+// all named statements of the connection, bound and executed, their
+// results read with the descriptions the connection kept. With db_prepared_statements false (a
 // transaction pooler such as PgBouncer) nothing is named.
 package wire
 
@@ -58,7 +59,8 @@ func TestMain(m *testing.M) {
 	// ways; a PgBouncer in front would only hide the connection the
 	// proxy watches.
 	_ = os.Unsetenv(pgresttest.EnvPgBouncer)
-	db = pgresttest.MustSetUp("pgrest_wire", pgresttest.SQL("the wire fixture", fixture))
+	db = pgresttest.MustSetUp("pgrest_wire", pgresttest.SQL("the wire fixture", fixture),
+		pgresttest.SQL("the write fixture", writeFixture))
 	db.Run(m)
 }
 
@@ -134,10 +136,11 @@ func TestAReadParsesNothingOnceItsConnectionHasServedIt(t *testing.T) {
 	first := requestMessages(t, s, rec, "/items?id=eq.2", user...)
 	steady := requestMessages(t, s, rec, "/items?id=eq.3", user...)
 
-	// Bind, Describe, Execute for each of BEGIN, the settings, the main
-	// statement and COMMIT, then one Sync: one round trip, no Parse.
-	if got, want := kinds(steady), "BDEBDEBDEBDES"; got != want {
-		t.Fatalf("a read sent %q, want %q (Bind, Describe, Execute of four named statements, then Sync): %+v", got, want, steady)
+	// Bind and Execute for each of BEGIN, the settings, the main
+	// statement and COMMIT, then one Sync: one round trip, no Parse, no
+	// Describe.
+	if got, want := kinds(steady), "BEBEBEBES"; got != want {
+		t.Fatalf("a read sent %q, want %q (Bind, Execute of four named statements, then Sync): %+v", got, want, steady)
 	}
 	texts := parsed(rec.since(0))
 	var bound []string
@@ -156,9 +159,14 @@ func TestAReadParsesNothingOnceItsConnectionHasServedIt(t *testing.T) {
 			strings.Join(bound, "\n"))
 	}
 	// The first read prepared its main statement, the one statement
-	// the warm-up had not prepared on the connection.
+	// the warm-up had not prepared on the connection, and described it
+	// (Parse, Describe of the statement) and its portal, before its
+	// description came back.
 	if p := parsed(first); len(p) != 1 {
 		t.Errorf("the first read parsed %d statements, want 1 (the read): %v", len(p), p)
+	}
+	if got, want := kinds(first), "BEBEPDBDEBES"; got != want {
+		t.Errorf("the first read sent %q, want %q", got, want)
 	}
 
 	t.Run("another role prepares its own main statement once, and shares BEGIN, the settings and COMMIT", func(t *testing.T) {
@@ -166,7 +174,7 @@ func TestAReadParsesNothingOnceItsConnectionHasServedIt(t *testing.T) {
 		if p := parsed(anon); len(p) != 1 {
 			t.Errorf("the first anonymous read parsed %d statements, want 1: %v", len(p), p)
 		}
-		if got := kinds(requestMessages(t, s, rec, "/items?id=eq.5")); got != "BDEBDEBDEBDES" {
+		if got := kinds(requestMessages(t, s, rec, "/items?id=eq.5")); got != "BEBEBEBES" {
 			t.Errorf("the second sent %q", got)
 		}
 	})
