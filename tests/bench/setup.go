@@ -106,9 +106,11 @@ select json_build_object(
 $f$;
 
 -- The sleep makes concurrent reads overlap, so that each holds a
--- connection of its own (verifyStatements).
+-- connection of its own (verifyStatements). 10 ms was too short on a
+-- loaded machine: the reads then ran one after another on the same few
+-- connections and missed statements prepared on the others.
 create view api.bench_prepared as
-select name, statement from pg_catalog.pg_prepared_statements, pg_catalog.pg_sleep(0.01);
+select name, statement from pg_catalog.pg_prepared_statements, pg_catalog.pg_sleep(0.1);
 
 grant select on api.items, api.item_reviews, api.bench_prepared to web_anon, webuser;
 -- pgrest's INSERT ends in RETURNING even for return=minimal (the
@@ -774,7 +776,7 @@ func (wl *workload) checkShape(body []byte) error {
 // has just sent every workload once, one request at a time; the few
 // connections that served them are idle in pgrest's pool. Which idle
 // connection a request gets is the pool's choice, so each try reads the
-// view with verifyReaders requests at once (the view sleeps 10 ms so they
+// view with verifyReaders requests at once (the view sleeps 100 ms so they
 // overlap), each on a connection of its own: a few tries see every
 // statement pgrest prepared. A text rebuilt here that differs from
 // pgrest's is never among them, and the run stops.
