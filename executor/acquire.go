@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"sync/atomic"
+	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -22,7 +24,7 @@ func (e *Executor) acquireWithin(ctx context.Context, pool *pgxpool.Pool, primar
 	if e.cfg.Observer != nil {
 		e.cfg.Observer.AcquireStarted()
 	}
-	conn := acquireIdle(ctx, pool)
+	conn := e.acquireIdle(ctx, pool)
 	var err error
 	if conn == nil {
 		actx, cancel := context.WithTimeout(ctx, e.cfg.PoolAcquisitionTimeout)
@@ -40,18 +42,53 @@ func (e *Executor) acquireWithin(ctx context.Context, pool *pgxpool.Pool, primar
 // the pool would start connecting a new one, and that connection's
 // failure (a database that is down) would go to no one, and the wait that
 // follows would connect again.
-func acquireIdle(ctx context.Context, pool *pgxpool.Pool) *pgxpool.Conn {
+//
+// A connection idle for long is pinged before use (see shouldPing). The
+// pool would ping it in a goroutine and wait for the answer, which the
+// attempt cannot do: the ping is done here instead, bounded by the
+// acquisition timeout as the pool's would be. A connection that fails it
+// is closed, as the pool closes it, and the request waits for another.
+func (e *Executor) acquireIdle(ctx context.Context, pool *pgxpool.Pool) *pgxpool.Conn {
 	if pool.Stat().IdleConns() == 0 {
 		return nil
 	}
-	conn, err := pool.Acquire(&noWaitContext{Context: ctx})
+	nctx := &noWaitContext{Context: ctx}
+	conn, err := pool.Acquire(nctx)
 	if err != nil {
 		// Whatever it was (another request took the connection, the
 		// pool is closing, the client went away), the bounded wait
 		// meets it again and answers it as it always has.
 		return nil
 	}
+	if nctx.pingDue {
+		pctx, cancel := context.WithTimeout(ctx, e.cfg.PoolAcquisitionTimeout)
+		err := conn.Ping(pctx)
+		cancel()
+		if err != nil {
+			closeConn(conn.Hijack())
+			return nil
+		}
+	}
 	return conn
+}
+
+// closeConn closes a connection taken out of its pool.
+func closeConn(c *pgx.Conn) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	_ = c.Close(ctx)
+}
+
+// shouldPing is the pool's ShouldPing: pgx's own rule (a connection idle
+// for more than a second is pinged before use), except that for an
+// attempt that must not wait it notes the ping for acquireIdle to do.
+func shouldPing(ctx context.Context, p pgxpool.ShouldPingParams) bool {
+	due := p.IdleDuration > time.Second
+	if nctx, ok := ctx.(*noWaitContext); ok && due {
+		nctx.pingDue = true
+		return false
+	}
+	return due
 }
 
 // errWouldWait is the error of an acquisition that would have had to wait.
@@ -60,17 +97,19 @@ var errWouldWait = errors.New("no idle connection")
 // noWaitContext makes pgxpool's Acquire give up instead of waiting. The
 // pool (puddle) looks at the context's Done channel once, without
 // blocking, before it takes an idle connection; anywhere it would wait
-// (for a connection to be released, for a new one to connect, for a
-// ping of a connection idle for long) it asks for Done again and selects
-// on it. So the first Done is the request's own, and every later one is
-// closed: an idle connection is taken as it would be with any context,
-// and a wait ends at once with errWouldWait. This bends the rule that
-// Done always returns the same channel, which is why the context is used
-// for this one call and nothing else; TestAcquireIdleNeverWaits holds the
-// pool to the behaviour it relies on.
+// (for a connection to be released, for a new one to connect) it asks
+// for Done again and selects on it. So the first Done is the request's
+// own, and every later one is closed: an idle connection is taken as it
+// would be with any context, and a wait ends at once with errWouldWait.
+// This bends the rule that Done always returns the same channel, which
+// is why the context is used for this one call and nothing else;
+// TestAcquireIdleNeverWaits holds the pool to the behaviour it relies on.
 type noWaitContext struct {
 	context.Context
 	calls atomic.Int32
+	// pingDue says the connection taken has been idle long enough to be
+	// pinged first (shouldPing); only the acquiring goroutine sets it.
+	pingDue bool
 }
 
 // closedDone is the Done channel of a context whose wait is over.

@@ -93,10 +93,11 @@ func (o *countingObserver) AcquireEnded(timedOut bool) {
 func TestAcquireIdleNeverWaits(t *testing.T) {
 	pool := testPool(t, 1)
 	ctx := context.Background()
+	e := &Executor{pool: pool, cfg: Config{PoolAcquisitionTimeout: 10 * time.Second}}
 
 	t.Run("an idle connection is taken", func(t *testing.T) {
 		warm(t, pool, 1)
-		conn := acquireIdle(ctx, pool)
+		conn := e.acquireIdle(ctx, pool)
 		if conn == nil {
 			t.Fatal("no connection, though one was idle")
 		}
@@ -110,7 +111,7 @@ func TestAcquireIdleNeverWaits(t *testing.T) {
 		}
 		defer held.Release()
 		start := time.Now()
-		if conn := acquireIdle(ctx, pool); conn != nil {
+		if conn := e.acquireIdle(ctx, pool); conn != nil {
 			conn.Release()
 			t.Fatal("a connection, though the only one is in use")
 		}
@@ -161,12 +162,62 @@ func TestAcquireIdleNeverWaits(t *testing.T) {
 
 	t.Run("an empty pool starts no connection", func(t *testing.T) {
 		empty := testPool(t, 1)
-		if conn := acquireIdle(ctx, empty); conn != nil {
+		if conn := e.acquireIdle(ctx, empty); conn != nil {
 			conn.Release()
 			t.Fatal("a connection from a pool that had none")
 		}
 		if n := empty.Stat().TotalConns(); n != 0 {
 			t.Fatalf("%d connections opened; the bounded wait is what opens one", n)
+		}
+	})
+}
+
+func TestAcquireIdlePingsAConnectionIdleForLong(t *testing.T) {
+	pool := testPool(t, 1)
+	ctx := context.Background()
+	e := &Executor{pool: pool, cfg: Config{PoolAcquisitionTimeout: 10 * time.Second}}
+
+	t.Run("a live one is pinged and taken", func(t *testing.T) {
+		warm(t, pool, 1)
+		conn, err := pool.Acquire(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first := conn.Conn().PgConn()
+		conn.Release()
+		time.Sleep(1100 * time.Millisecond) // past pgx's second
+		conn = e.acquireIdle(ctx, pool)
+		if conn == nil {
+			t.Fatal("no connection: the attempt gave up on the one it had to ping")
+		}
+		defer conn.Release()
+		if conn.Conn().PgConn() != first {
+			t.Fatal("another connection than the idle one")
+		}
+	})
+
+	t.Run("a dead one is closed and not taken", func(t *testing.T) {
+		conn, err := pool.Acquire(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dead := conn.Conn().PgConn()
+		pid := dead.PID()
+		conn.Release()
+		admin := pgtest.Connect(t, testDB.dsn)
+		if _, err := admin.Exec(ctx, "select pg_terminate_backend($1)", pid); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(1100 * time.Millisecond)
+		if conn := e.acquireIdle(ctx, pool); conn != nil {
+			conn.Release()
+			t.Fatal("a connection whose server process was terminated was taken")
+		}
+		if !dead.IsClosed() {
+			t.Fatal("the dead connection was not closed")
+		}
+		if n := pool.Stat().TotalConns(); n != 0 {
+			t.Fatalf("%d connections left in the pool, want the dead one gone", n)
 		}
 	})
 }

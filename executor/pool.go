@@ -60,5 +60,6 @@ func NewPool(ctx context.Context, pc PoolConfig) (*pgxpool.Pool, error) {
 	// and keeps its connection, rather than pgx's default of closing it.
 	cfg.ConnConfig.BuildContextWatcherHandler = newStatementCanceller
 	cfg.PrepareConn = usableOnAcquire
+	cfg.ShouldPing = shouldPing
 	return pgxpool.NewWithConfig(ctx, cfg)
 }
