@@ -24,9 +24,8 @@ func (e *Executor) acquireWithin(ctx context.Context, pool *pgxpool.Pool, primar
 	if e.cfg.Observer != nil {
 		e.cfg.Observer.AcquireStarted()
 	}
-	conn := e.acquireIdle(ctx, pool)
-	var err error
-	if conn == nil {
+	conn, err := e.acquireIdle(ctx, pool)
+	if conn == nil && err == nil {
 		actx, cancel := context.WithTimeout(ctx, e.cfg.PoolAcquisitionTimeout)
 		conn, err = pool.Acquire(actx)
 		cancel()
@@ -37,8 +36,9 @@ func (e *Executor) acquireWithin(ctx context.Context, pool *pgxpool.Pool, primar
 	return conn, err
 }
 
-// acquireIdle takes an idle connection of pool without waiting, or returns
-// nil. It asks only when the pool has an idle connection: when none is,
+// acquireIdle takes an idle connection of pool without waiting. Neither
+// a connection nor an error means there was none to take: the caller
+// waits. It asks only when the pool has an idle connection: when none is,
 // the pool would start connecting a new one, and that connection's
 // failure (a database that is down) would go to no one, and the wait that
 // follows would connect again.
@@ -46,11 +46,13 @@ func (e *Executor) acquireWithin(ctx context.Context, pool *pgxpool.Pool, primar
 // A connection idle for long is pinged before use (see shouldPing). The
 // pool would ping it in a goroutine and wait for the answer, which the
 // attempt cannot do: the ping is done here instead, bounded by the
-// acquisition timeout as the pool's would be. A connection that fails it
-// is closed, as the pool closes it, and the request waits for another.
-func (e *Executor) acquireIdle(ctx context.Context, pool *pgxpool.Pool) *pgxpool.Conn {
+// acquisition timeout, with the pool's outcomes: a connection that fails
+// it is closed and the request waits for another; a ping that outlasts
+// the timeout, or whose client went away, ends the acquisition with that
+// error.
+func (e *Executor) acquireIdle(ctx context.Context, pool *pgxpool.Pool) (*pgxpool.Conn, error) {
 	if pool.Stat().IdleConns() == 0 {
-		return nil
+		return nil, nil
 	}
 	nctx := &noWaitContext{Context: ctx}
 	conn, err := pool.Acquire(nctx)
@@ -58,18 +60,24 @@ func (e *Executor) acquireIdle(ctx context.Context, pool *pgxpool.Pool) *pgxpool
 		// Whatever it was (another request took the connection, the
 		// pool is closing, the client went away), the bounded wait
 		// meets it again and answers it as it always has.
-		return nil
+		return nil, nil
 	}
-	if nctx.pingDue {
-		pctx, cancel := context.WithTimeout(ctx, e.cfg.PoolAcquisitionTimeout)
-		err := conn.Ping(pctx)
-		cancel()
-		if err != nil {
-			closeConn(conn.Hijack())
-			return nil
+	if !nctx.pingDue {
+		return conn, nil
+	}
+	pctx, cancel := context.WithTimeout(ctx, e.cfg.PoolAcquisitionTimeout)
+	defer cancel()
+	if err := conn.Ping(pctx); err != nil {
+		if pctx.Err() != nil {
+			// The connection is not at fault: back to the pool, which
+			// drops it if the interrupted ping left it unusable.
+			conn.Release()
+			return nil, pctx.Err()
 		}
+		closeConn(conn.Hijack())
+		return nil, nil
 	}
-	return conn
+	return conn, nil
 }
 
 // closeConn closes a connection taken out of its pool.

@@ -97,7 +97,7 @@ func TestAcquireIdleNeverWaits(t *testing.T) {
 
 	t.Run("an idle connection is taken", func(t *testing.T) {
 		warm(t, pool, 1)
-		conn := e.acquireIdle(ctx, pool)
+		conn, _ := e.acquireIdle(ctx, pool)
 		if conn == nil {
 			t.Fatal("no connection, though one was idle")
 		}
@@ -111,7 +111,7 @@ func TestAcquireIdleNeverWaits(t *testing.T) {
 		}
 		defer held.Release()
 		start := time.Now()
-		if conn := e.acquireIdle(ctx, pool); conn != nil {
+		if conn, _ := e.acquireIdle(ctx, pool); conn != nil {
 			conn.Release()
 			t.Fatal("a connection, though the only one is in use")
 		}
@@ -162,7 +162,7 @@ func TestAcquireIdleNeverWaits(t *testing.T) {
 
 	t.Run("an empty pool starts no connection", func(t *testing.T) {
 		empty := testPool(t, 1)
-		if conn := e.acquireIdle(ctx, empty); conn != nil {
+		if conn, _ := e.acquireIdle(ctx, empty); conn != nil {
 			conn.Release()
 			t.Fatal("a connection from a pool that had none")
 		}
@@ -186,7 +186,10 @@ func TestAcquireIdlePingsAConnectionIdleForLong(t *testing.T) {
 		first := conn.Conn().PgConn()
 		conn.Release()
 		time.Sleep(1100 * time.Millisecond) // past pgx's second
-		conn = e.acquireIdle(ctx, pool)
+		conn, err = e.acquireIdle(ctx, pool)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if conn == nil {
 			t.Fatal("no connection: the attempt gave up on the one it had to ping")
 		}
@@ -209,9 +212,13 @@ func TestAcquireIdlePingsAConnectionIdleForLong(t *testing.T) {
 			t.Fatal(err)
 		}
 		time.Sleep(1100 * time.Millisecond)
-		if conn := e.acquireIdle(ctx, pool); conn != nil {
+		conn, err = e.acquireIdle(ctx, pool)
+		if conn != nil {
 			conn.Release()
 			t.Fatal("a connection whose server process was terminated was taken")
+		}
+		if err != nil {
+			t.Fatalf("err = %v: a failed ping is the connection's fault, and the request should wait for another", err)
 		}
 		if !dead.IsClosed() {
 			t.Fatal("the dead connection was not closed")
