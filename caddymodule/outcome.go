@@ -6,6 +6,7 @@ import (
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
 
 	"github.com/pgrest/caddy-pgrest/executor"
 	"github.com/pgrest/caddy-pgrest/jwtauth"
@@ -37,19 +38,34 @@ func recordOutcome(r *http.Request, id jwtauth.Identity, o executor.Outcome) {
 	if !ok {
 		return
 	}
-	if id.Role != "" {
-		extra.Add(zap.String("pgrest_role", id.Role))
+	// One field that writes all of them in place: each Add clears a
+	// sync.Map and grows a slice, so one Add costs a third of what three
+	// to five did. Encoders (json, console, filter) see the same keys
+	// in the same order.
+	extra.Add(zap.Inline(&outcomeFields{role: id.Role, outcome: o}))
+}
+
+// outcomeFields are pgrest's extra access log fields.
+type outcomeFields struct {
+	role    string
+	outcome executor.Outcome
+}
+
+func (f *outcomeFields) MarshalLogObject(enc zapcore.ObjectEncoder) error {
+	if f.role != "" {
+		enc.AddString("pgrest_role", f.role)
 	}
-	extra.Add(zap.String("pgrest_action", o.Action))
-	if o.Schema != "" {
-		extra.Add(zap.String("pgrest_schema", o.Schema))
+	enc.AddString("pgrest_action", f.outcome.Action)
+	if f.outcome.Schema != "" {
+		enc.AddString("pgrest_schema", f.outcome.Schema)
 	}
-	if o.Code != "" {
-		extra.Add(zap.String("pgrest_code", o.Code))
-		if o.FromDatabase {
-			extra.Add(zap.String("pgrest_sqlstate", o.Code))
+	if f.outcome.Code != "" {
+		enc.AddString("pgrest_code", f.outcome.Code)
+		if f.outcome.FromDatabase {
+			enc.AddString("pgrest_sqlstate", f.outcome.Code)
 		}
 	}
+	return nil
 }
 
 // accessLogged says whether the server that took r writes access logs at

@@ -66,9 +66,13 @@ func (h *statementCanceller) HandleUnwatchAfterCancel() {
 	_ = h.pg.Conn().SetDeadline(time.Time{})
 }
 
-// keepAfterRelease is the pool's AfterRelease: a connection with a cancel
-// request in doubt is not reused.
-func keepAfterRelease(c *pgx.Conn) bool {
+// usableOnAcquire is the pool's PrepareConn: a connection with a cancel
+// request in doubt is not used again; the pool closes it and hands out
+// another. It is checked when a connection is taken rather than when it
+// is given back (AfterRelease), which pgx runs in a goroutine of its own
+// for every release: a goroutine per request, and a connection that goes
+// back to the pool only once it is scheduled.
+func usableOnAcquire(_ context.Context, c *pgx.Conn) (bool, error) {
 	_, unsure := c.PgConn().CustomData()[unsureCancelKey]
-	return !unsure
+	return !unsure, nil
 }

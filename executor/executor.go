@@ -222,15 +222,7 @@ func (e *Executor) asAPIError(err error, id jwtauth.Identity) *apierr.Error {
 
 // acquire takes a pool connection within db_pool_acquisition_timeout.
 func (e *Executor) acquire(ctx context.Context) (*pgxpool.Conn, error) {
-	actx, cancel := context.WithTimeout(ctx, e.cfg.PoolAcquisitionTimeout)
-	defer cancel()
-	if e.cfg.Observer != nil {
-		e.cfg.Observer.AcquireStarted()
-	}
-	conn, err := e.pool.Acquire(actx)
-	if e.cfg.Observer != nil {
-		e.cfg.Observer.AcquireEnded(err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded))
-	}
+	conn, err := e.acquireWithin(ctx, e.pool, true)
 	if err == nil {
 		return conn, nil
 	}

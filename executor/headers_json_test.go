@@ -54,3 +54,20 @@ func TestHeadersJSONLowerCasesEveryName(t *testing.T) {
 		}
 	}
 }
+
+func TestHeadersJSONSizeFitsWhatNeedsNoEscape(t *testing.T) {
+	r, err := http.NewRequest("GET", "http://api.example.com/items", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Header = http.Header{
+		"Authorization": {"Bearer " + strings.Repeat("x", 300)},
+		"Accept":        {"application/json", "text/csv"},
+		"User-Agent":    {"pgrest-test"},
+		"Cookie":        {"a=b"},
+	}
+	got := headersJSON(r)
+	if size := headersJSONSize(r); len(got) > size || cap(got) != size {
+		t.Errorf("request.headers is %d bytes in a buffer of %d, sized %d: it grew", len(got), cap(got), size)
+	}
+}

@@ -34,8 +34,9 @@ type output struct {
 	// response.headers; they win over the defaults.
 	gucStatus  int
 	gucHeaders http.Header
-	// txDuration is how long the transaction took; serverTiming, when
-	// set, renders the Server-Timing header.
+	// txDuration is how long the transaction took, measured only for
+	// server_timing_enabled; serverTiming, when set, renders the
+	// Server-Timing header.
 	txDuration   time.Duration
 	serverTiming func() string
 	// legacyNames are the aliased embeds the request named by their

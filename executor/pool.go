@@ -59,6 +59,7 @@ func NewPool(ctx context.Context, pc PoolConfig) (*pgxpool.Pool, error) {
 	// A cancelled request (a client hanging up) cancels its statement
 	// and keeps its connection, rather than pgx's default of closing it.
 	cfg.ConnConfig.BuildContextWatcherHandler = newStatementCanceller
-	cfg.AfterRelease = keepAfterRelease
+	cfg.PrepareConn = usableOnAcquire
+	cfg.ShouldPing = shouldPing
 	return pgxpool.NewWithConfig(ctx, cfg)
 }

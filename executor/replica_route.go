@@ -97,15 +97,7 @@ const (
 
 // runOnReplica runs spec on a connection of rep's pool.
 func (e *Executor) runOnReplica(ctx context.Context, rep *Replica, spec *txSpec, decide txDecision) ([]*txResult, replicaOutcome, error) {
-	actx, cancel := context.WithTimeout(ctx, e.cfg.PoolAcquisitionTimeout)
-	if e.cfg.Observer != nil {
-		e.cfg.Observer.AcquireStarted()
-	}
-	conn, err := rep.pool.Acquire(actx)
-	cancel()
-	if e.cfg.Observer != nil {
-		e.cfg.Observer.AcquireEnded(false)
-	}
+	conn, err := e.acquireWithin(ctx, rep.pool, false)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, replicaServed, e.clientGone(ctx, err)

@@ -88,13 +88,13 @@ func (e *Executor) settingsStatement(r *http.Request, id jwtauth.Identity, schem
 	}
 	texts := settingsTexts
 	args := make([][]byte, 0, 7+2*min(len(variable), maxSettingArgs+1))
-	args = append(args, []byte(id.Role))
+	args = append(args, id.RoleBytes())
 	if legacy {
 		texts = legacySettingsTexts
 	} else {
-		args = append(args, []byte(id.ClaimsJSON))
+		args = append(args, id.ClaimsJSONBytes())
 	}
-	args = append(args, []byte(r.Method), []byte(r.URL.Path), headersJSON(r), cookiesJSON(r), e.searchPaths[schemaName])
+	args = append(args, methodBytes(r.Method), []byte(r.URL.Path), headersJSON(r), cookiesJSON(r), e.searchPaths[schemaName])
 	if len(variable) > maxSettingArgs {
 		return sqlgen.Statement{SQL: texts[maxSettingArgs+1], Args: append(args, settingsJSON(variable))}
 	}
@@ -165,7 +165,7 @@ func headersJSON(r *http.Request) []byte {
 	// Written by hand rather than through a map and json.Marshal: this
 	// runs on every request, and canonical header keys are unique, so no
 	// map is needed to merge them.
-	b := make([]byte, 0, 256)
+	b := make([]byte, 0, headersJSONSize(r))
 	b = append(b, '{')
 	first := true
 	add := func(name, value string) {
@@ -212,6 +212,23 @@ func headersJSON(r *http.Request) []byte {
 	return append(b, '}')
 }
 
+// headersJSONSize is the length of request.headers when nothing needs
+// escaping, so that the common case allocates once: a bearer token alone
+// fills most of a small buffer.
+func headersJSONSize(r *http.Request) int {
+	n := len(`{"host":""}`) + len(r.Host)
+	for k, vs := range r.Header {
+		n += len(`"":"",`) + len(k)
+		for i, v := range vs {
+			if i > 0 {
+				n += len(", ")
+			}
+			n += len(v)
+		}
+	}
+	return n
+}
+
 // plainASCII says whether s is ASCII that a JSON string holds as it is:
 // no control character, quote or backslash.
 func plainASCII(s string) bool {
@@ -237,10 +254,33 @@ func appendJSONString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
+// The arguments most requests send, made once. pgx only reads a
+// statement's arguments (it copies them into the message it sends), so
+// requests share them.
+var (
+	noCookies   = []byte("{}")
+	methodsSent = map[string][]byte{}
+)
+
+func init() {
+	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPatch,
+		http.MethodPut, http.MethodDelete, http.MethodOptions} {
+		methodsSent[m] = []byte(m)
+	}
+}
+
+// methodBytes is request.method's argument.
+func methodBytes(method string) []byte {
+	if b, ok := methodsSent[method]; ok {
+		return b
+	}
+	return []byte(method)
+}
+
 // cookiesJSON is request.cookies: cookie name to value.
 func cookiesJSON(r *http.Request) []byte {
 	if len(r.Header["Cookie"]) == 0 {
-		return []byte("{}") // most API requests carry none
+		return noCookies // most API requests carry none
 	}
 	cookies := r.Cookies()
 	m := make(map[string]string, len(cookies))

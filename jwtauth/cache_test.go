@@ -195,3 +195,37 @@ func TestConcurrentAuthenticate(t *testing.T) {
 		t.Fatalf("cache holds %d entries, bound is 16", n)
 	}
 }
+
+func TestIdentityBytesAreMadeOncePerToken(t *testing.T) {
+	v := newVerifier(t, Config{Secret: testSecret, AnonRole: "web_anon", CacheMaxEntries: 10})
+	token := hs256(t, jwt.MapClaims{"role": "webuser", "exp": time.Now().Add(time.Hour).Unix()})
+	first, aerr := v.Authenticate("Bearer " + token)
+	if aerr != nil {
+		t.Fatal(aerr)
+	}
+	second, aerr := v.Authenticate("Bearer " + token)
+	if aerr != nil {
+		t.Fatal(aerr)
+	}
+	if string(second.RoleBytes()) != "webuser" || string(second.ClaimsJSONBytes()) != second.ClaimsJSON {
+		t.Fatalf("bytes %q %q, want the role and ClaimsJSON %s", second.RoleBytes(), second.ClaimsJSONBytes(), second.ClaimsJSON)
+	}
+	if &first.RoleBytes()[0] != &second.RoleBytes()[0] || &first.ClaimsJSONBytes()[0] != &second.ClaimsJSONBytes()[0] {
+		t.Error("a cached token's bytes were made again")
+	}
+	anon, _ := v.Authenticate("")
+	if string(anon.RoleBytes()) != "web_anon" || string(anon.ClaimsJSONBytes()) != anon.ClaimsJSON {
+		t.Errorf("anonymous bytes %q %q", anon.RoleBytes(), anon.ClaimsJSONBytes())
+	}
+	// A copy whose role was changed sends its own role, not the token's.
+	changed := second
+	changed.Role = "other"
+	if string(changed.RoleBytes()) != "other" {
+		t.Errorf("changed copy sends %q", changed.RoleBytes())
+	}
+	// An Identity made by hand converts its strings.
+	byHand := Identity{Role: "r", ClaimsJSON: `{"role":"r"}`}
+	if string(byHand.RoleBytes()) != "r" || string(byHand.ClaimsJSONBytes()) != `{"role":"r"}` {
+		t.Errorf("by hand: %q %q", byHand.RoleBytes(), byHand.ClaimsJSONBytes())
+	}
+}

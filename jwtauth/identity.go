@@ -30,6 +30,41 @@ type Identity struct {
 	// Authenticated is true when the role differs from the anonymous role;
 	// it tells 403 from 401 on insufficient_privilege.
 	Authenticated bool
+	// bytes holds Role and ClaimsJSON as bytes, made once per token with
+	// them; nil in an Identity made by hand.
+	bytes *identityBytes
+}
+
+// identityBytes are an Identity's strings as the bytes a statement's
+// arguments are: every request with the same token sends the same ones,
+// so they are converted once, not per request.
+type identityBytes struct {
+	role, claimsJSON []byte
+}
+
+// withBytes returns id with its byte forms made.
+func (id Identity) withBytes() Identity {
+	id.bytes = &identityBytes{role: []byte(id.Role), claimsJSON: []byte(id.ClaimsJSON)}
+	return id
+}
+
+// RoleBytes is Role as bytes. The slice is shared by every request
+// carrying the same token: read it, never modify it. (The comparison,
+// which allocates nothing, keeps a copy of id whose Role was changed
+// from sending the old one.)
+func (id Identity) RoleBytes() []byte {
+	if b := id.bytes; b != nil && string(b.role) == id.Role {
+		return b.role
+	}
+	return []byte(id.Role)
+}
+
+// ClaimsJSONBytes is ClaimsJSON as bytes, shared as RoleBytes is.
+func (id Identity) ClaimsJSONBytes() []byte {
+	if b := id.bytes; b != nil && string(b.claimsJSON) == id.ClaimsJSON {
+		return b.claimsJSON
+	}
+	return []byte(id.ClaimsJSON)
 }
 
 // Config is the token configuration, after Caddy placeholders are resolved.

@@ -113,7 +113,7 @@ func New(cfg Config) (*Verifier, error) {
 		if err != nil {
 			return nil, fmt.Errorf("encoding db_anon_role: %w", err)
 		}
-		v.anon = Identity{Role: cfg.AnonRole, Claims: claims, ClaimsJSON: js}
+		v.anon = Identity{Role: cfg.AnonRole, Claims: claims, ClaimsJSON: js}.withBytes()
 	}
 	return v, nil
 }
@@ -296,5 +296,5 @@ func (v *Verifier) identify(claims map[string]any) (Identity, *apierr.Error) {
 	if err != nil {
 		return Identity{}, apierr.JWTClaims(msgClaimsParse)
 	}
-	return Identity{Role: role, Claims: claims, ClaimsJSON: js, Authenticated: role != v.anonRole}, nil
+	return Identity{Role: role, Claims: claims, ClaimsJSON: js, Authenticated: role != v.anonRole}.withBytes(), nil
 }

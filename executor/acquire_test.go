@@ -1,0 +1,294 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	apierr "github.com/pgrest/caddy-pgrest/errors"
+	"github.com/pgrest/caddy-pgrest/tests/pgtest"
+)
+
+// The tests of this file take connections from a real pool on a real
+// PostgreSQL, started on first use: what they check is how pgxpool and
+// the pool under it (puddle) treat the context of an acquisition, which
+// no stand-in would show.
+
+var testDB struct {
+	once    sync.Once
+	cluster *pgtest.Cluster
+	dsn     string
+	err     error
+}
+
+// TestMain stops the cluster a test started; most tests start none.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if testDB.cluster != nil {
+		testDB.cluster.Stop()
+	}
+	os.Exit(code)
+}
+
+// testPool makes a pool of size connections on a database of its own.
+func testPool(t *testing.T, size int32) *pgxpool.Pool {
+	t.Helper()
+	testDB.once.Do(func() {
+		if testDB.cluster, testDB.err = pgtest.Start(); testDB.err != nil {
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		testDB.dsn, testDB.err = testDB.cluster.NewDatabase(ctx, "executor_acquire")
+	})
+	if testDB.err != nil {
+		t.Fatal(testDB.err)
+	}
+	pool, err := NewPool(context.Background(), PoolConfig{URI: testDB.dsn, MaxConns: size})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	return pool
+}
+
+// warm opens n connections of pool and leaves them idle.
+func warm(t *testing.T, pool *pgxpool.Pool, n int) {
+	t.Helper()
+	conns := make([]*pgxpool.Conn, 0, n)
+	for range n {
+		c, err := pool.Acquire(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+	}
+	for _, c := range conns {
+		c.Release()
+	}
+}
+
+// countingObserver counts the acquisitions it is told of.
+type countingObserver struct {
+	mu                      sync.Mutex
+	started, ended, timeout int
+}
+
+func (o *countingObserver) SchemaCacheLoaded(time.Duration, error) {}
+func (o *countingObserver) AcquireStarted()                        { o.mu.Lock(); o.started++; o.mu.Unlock() }
+func (o *countingObserver) AcquireEnded(timedOut bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.ended++
+	if timedOut {
+		o.timeout++
+	}
+}
+
+func TestAcquireIdleNeverWaits(t *testing.T) {
+	pool := testPool(t, 1)
+	ctx := context.Background()
+	e := &Executor{pool: pool, cfg: Config{PoolAcquisitionTimeout: 10 * time.Second}}
+
+	t.Run("an idle connection is taken", func(t *testing.T) {
+		warm(t, pool, 1)
+		conn, _ := e.acquireIdle(ctx, pool)
+		if conn == nil {
+			t.Fatal("no connection, though one was idle")
+		}
+		conn.Release()
+	})
+
+	t.Run("a pool whose connections are all in use answers at once", func(t *testing.T) {
+		held, err := pool.Acquire(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer held.Release()
+		start := time.Now()
+		if conn, _ := e.acquireIdle(ctx, pool); conn != nil {
+			conn.Release()
+			t.Fatal("a connection, though the only one is in use")
+		}
+		if took := time.Since(start); took > time.Second {
+			t.Fatalf("took %v: the attempt waited for the connection in use", took)
+		}
+	})
+
+	t.Run("the wait the attempt gives up is the pool's own", func(t *testing.T) {
+		// Past the check of idle connections (another request takes
+		// the last one in between), the pool would wait for a release:
+		// the context must end that wait at once.
+		held, err := pool.Acquire(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() {
+			conn, err := pool.Acquire(&noWaitContext{Context: ctx})
+			if conn != nil {
+				conn.Release()
+			}
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if !errors.Is(err, errWouldWait) {
+				t.Errorf("err = %v, want errWouldWait", err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Error("the acquisition waited for the connection in use")
+		}
+		held.Release()
+	})
+
+	t.Run("a client gone before the attempt gets no connection", func(t *testing.T) {
+		warm(t, pool, 1)
+		gone, cancel := context.WithCancel(ctx)
+		cancel()
+		conn, err := pool.Acquire(&noWaitContext{Context: gone})
+		if conn != nil {
+			conn.Release()
+		}
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("err = %v, want context.Canceled", err)
+		}
+	})
+
+	t.Run("an empty pool starts no connection", func(t *testing.T) {
+		empty := testPool(t, 1)
+		if conn, _ := e.acquireIdle(ctx, empty); conn != nil {
+			conn.Release()
+			t.Fatal("a connection from a pool that had none")
+		}
+		if n := empty.Stat().TotalConns(); n != 0 {
+			t.Fatalf("%d connections opened; the bounded wait is what opens one", n)
+		}
+	})
+}
+
+func TestAcquireIdlePingsAConnectionIdleForLong(t *testing.T) {
+	pool := testPool(t, 1)
+	ctx := context.Background()
+	e := &Executor{pool: pool, cfg: Config{PoolAcquisitionTimeout: 10 * time.Second}}
+
+	t.Run("a live one is pinged and taken", func(t *testing.T) {
+		warm(t, pool, 1)
+		conn, err := pool.Acquire(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first := conn.Conn().PgConn()
+		conn.Release()
+		time.Sleep(1100 * time.Millisecond) // past pgx's second
+		conn, err = e.acquireIdle(ctx, pool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if conn == nil {
+			t.Fatal("no connection: the attempt gave up on the one it had to ping")
+		}
+		defer conn.Release()
+		if conn.Conn().PgConn() != first {
+			t.Fatal("another connection than the idle one")
+		}
+	})
+
+	t.Run("a dead one is closed and not taken", func(t *testing.T) {
+		conn, err := pool.Acquire(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dead := conn.Conn().PgConn()
+		pid := dead.PID()
+		conn.Release()
+		admin := pgtest.Connect(t, testDB.dsn)
+		if _, err := admin.Exec(ctx, "select pg_terminate_backend($1)", pid); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(1100 * time.Millisecond)
+		conn, err = e.acquireIdle(ctx, pool)
+		if conn != nil {
+			conn.Release()
+			t.Fatal("a connection whose server process was terminated was taken")
+		}
+		if err != nil {
+			t.Fatalf("err = %v: a failed ping is the connection's fault, and the request should wait for another", err)
+		}
+		if !dead.IsClosed() {
+			t.Fatal("the dead connection was not closed")
+		}
+		if n := pool.Stat().TotalConns(); n != 0 {
+			t.Fatalf("%d connections left in the pool, want the dead one gone", n)
+		}
+	})
+}
+
+func TestAcquireWaitsAtMostTheAcquisitionTimeout(t *testing.T) {
+	pool := testPool(t, 1)
+	ctx := context.Background()
+	obs := &countingObserver{}
+	e := &Executor{pool: pool, cfg: Config{PoolAcquisitionTimeout: 300 * time.Millisecond, Observer: obs}}
+
+	conn, err := e.acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err = e.acquire(ctx)
+	took := time.Since(start)
+	var aerr *apierr.Error
+	if !errors.As(err, &aerr) || aerr.Code != apierr.AcquisitionTimeout().Code {
+		t.Fatalf("err = %v, want %s", err, apierr.AcquisitionTimeout().Code)
+	}
+	if took < 300*time.Millisecond || took > 5*time.Second {
+		t.Fatalf("gave up after %v, want the timeout (300ms)", took)
+	}
+	conn.Release()
+
+	// The connection just released is idle: taken without a wait.
+	conn, err = e.acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn.Release()
+	if obs.started != 3 || obs.ended != 3 || obs.timeout != 1 {
+		t.Fatalf("observer: %d started, %d ended, %d timed out; want 3, 3, 1", obs.started, obs.ended, obs.timeout)
+	}
+}
+
+func TestAConnectionWithACancelInDoubtIsNotUsedAgain(t *testing.T) {
+	pool := testPool(t, 1)
+	ctx := context.Background()
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	marked := conn.Conn().PgConn()
+	marked.CustomData()[unsureCancelKey] = true
+	conn.Release()
+
+	conn, err = pool.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Release()
+	if conn.Conn().PgConn() == marked {
+		t.Fatal("the connection whose cancel is in doubt was handed out again")
+	}
+	if !marked.IsClosed() {
+		// Closed by the pool in the background; give it a moment.
+		deadline := time.Now().Add(5 * time.Second)
+		for !marked.IsClosed() && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if !marked.IsClosed() {
+			t.Fatal("the connection whose cancel is in doubt was not closed")
+		}
+	}
+}
