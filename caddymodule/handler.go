@@ -296,6 +296,13 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		return err
 	}
 	h.live.current.Store(rt)
+	if !rt.sourceCreated {
+		// A config reload reads the schema again, as PostgREST does; the
+		// cache the source holds keeps serving meanwhile. A source made
+		// for this config is loading already: a second load would only
+		// repeat the first, and retire the statements prepared meanwhile.
+		rt.source.Reload()
+	}
 	rt.executor.Start(ctx)
 	watchReloadSignals(ctx, h.logger, h.live.reloadSchemaCache)
 	if *h.DBConfig {
@@ -305,15 +312,16 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	return nil
 }
 
-// takeSource takes a reference to the schema source of schemas on pool.
+// takeSource takes a reference to the schema source of schemas on pool;
+// created says the source is new, and its first load already running.
 func takeSource(pool *sharedPool, key poolKey, dbURI string, schemas []string, acquireTimeout time.Duration,
-	logger *zap.Logger) (*sharedSource, sourceKey, error) {
-	skey := sourceKeyFor(key, schemas)
+	logger *zap.Logger) (src *sharedSource, skey sourceKey, created bool, err error) {
+	skey = sourceKeyFor(key, schemas)
 	content := contentKeyFor(dbURI, schemas)
 	// Looked up before LoadOrNew, which must not be re-entered from its
 	// constructor.
 	seed := sourceWithContent(content)
-	val, _, err := sources.LoadOrNew(skey, func() (caddy.Destructor, error) {
+	val, loaded, err := sources.LoadOrNew(skey, func() (caddy.Destructor, error) {
 		// Like the pool, the schema cache outlives this config: the next
 		// config with the same pool and schemas serves it at once. A
 		// config with a new pool for the same database and schemas starts
@@ -328,9 +336,9 @@ func takeSource(pool *sharedPool, key poolKey, dbURI string, schemas []string, a
 		return &sharedSource{SchemaSource: src, content: content}, nil
 	})
 	if err != nil {
-		return nil, skey, fmt.Errorf("creating the schema cache: %w", err)
+		return nil, skey, false, fmt.Errorf("creating the schema cache: %w", err)
 	}
-	return val.(*sharedSource), skey, nil
+	return val.(*sharedSource), skey, !loaded, nil
 }
 
 // readAtFile reads the value of field from a file when it is @path, as

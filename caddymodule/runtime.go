@@ -27,6 +27,9 @@ type runtime struct {
 	executor  *executor.Executor
 	source    *sharedSource
 	sourceKey sourceKey
+	// sourceCreated says source was made for this runtime, not taken
+	// over from an earlier config.
+	sourceCreated bool
 	// traceHeader is server_trace_header, canonical; empty for none.
 	traceHeader   string
 	minimalErrors bool
@@ -91,7 +94,7 @@ func (l *liveConfig) build(eff *Handler) (*runtime, error) {
 		stopKeys()
 		return nil, fmt.Errorf("configuring token verification: %w", err)
 	}
-	src, skey, err := takeSource(l.pool, l.poolKey, l.dbURI, eff.DBSchemas,
+	src, skey, created, err := takeSource(l.pool, l.poolKey, l.dbURI, eff.DBSchemas,
 		time.Duration(eff.DBPoolAcquisitionTimeout), l.logger)
 	if err != nil {
 		stopKeys()
@@ -144,6 +147,7 @@ func (l *liveConfig) build(eff *Handler) (*runtime, error) {
 		executor:      exec,
 		source:        src,
 		sourceKey:     skey,
+		sourceCreated: created,
 		traceHeader:   http.CanonicalHeaderKey(eff.ServerTraceHeader),
 		minimalErrors: eff.ClientErrorVerbosity == verbosityMinimal,
 		timing:        eff.ServerTimingEnabled,

@@ -97,13 +97,12 @@ func newExecutor(pool *pgxpool.Pool, source *SchemaSource, cfg Config, logger *z
 // Start begins the background work: loading the schema cache (retrying
 // with backoff while the database is unreachable) and, when enabled,
 // listening for reload notifications. It all ends when ctx is done. A
-// shared schema cache is reloaded in the background; until the reload is
-// done, the cache already loaded keeps serving.
+// shared schema cache is loaded by whoever shares it (NewShared): the
+// Caddy module starts a new source and reloads one an earlier config
+// left, so that a source is never loaded twice for one start.
 func (e *Executor) Start(ctx context.Context) {
 	if e.ownSource {
 		e.source.Start(ctx)
-	} else {
-		e.source.Reload()
 	}
 	if e.cfg.ChannelEnabled && e.cfg.Channel != "" {
 		go e.listen(ctx)
