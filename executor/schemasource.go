@@ -249,10 +249,17 @@ func (s *SchemaSource) current(ctx context.Context, wait time.Duration) (*schema
 	}
 	s.mu.Lock()
 	done := s.done
-	fresh := s.attempted && !s.running && time.Since(s.finished) < requestRetryInterval
+	running := s.running
+	fresh := s.attempted && !running && time.Since(s.finished) < requestRetryInterval
 	s.mu.Unlock()
 	if !fresh {
-		s.Reload()
+		if !running {
+			// While a load runs, the request waits for it: asking for
+			// another would load the cache a second time as soon as the
+			// first is done, and retire every statement prepared on
+			// the first cache.
+			s.Reload()
+		}
 		timer := time.NewTimer(wait)
 		defer timer.Stop()
 		select {
