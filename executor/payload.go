@@ -3,7 +3,6 @@ package executor
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"net/url"
 	"strings"
 
@@ -97,37 +96,6 @@ func jsonPayload(body []byte, anyKeys bool) (*payload, *apierr.Error) {
 		return p, nil
 	}
 	return nil, apierr.InvalidBody("Empty or invalid json")
-}
-
-// objectKeys returns a JSON object's keys in order. raw is already known
-// to be valid JSON; anything but an object is an error.
-func objectKeys(raw []byte) ([]string, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	t, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	if d, ok := t.(json.Delim); !ok || d != '{' {
-		return nil, errors.New("not an object")
-	}
-	var keys []string
-	seen := map[string]bool{}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		k := t.(string)
-		if !seen[k] {
-			seen[k] = true
-			keys = append(keys, k)
-		}
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return nil, err
-		}
-	}
-	return keys, nil
 }
 
 // formPayload reads one row from a form body; values are strings.
