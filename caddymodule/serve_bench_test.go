@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -63,6 +64,12 @@ select i, 'item ' || i, round((i % 997) * 1.37 + 0.99, 2),
 from generate_series(1, 1000) i;
 analyze api.items;
 grant select on api.items to web_anon, webuser;
+create table api.item_log (
+	id      bigint generated always as identity primary key,
+	item_id int not null,
+	note    text
+);
+grant select, insert on api.item_log to webuser;
 `
 
 // benchDatabase starts PostgreSQL once per test binary and loads the
@@ -145,9 +152,14 @@ func BenchmarkServeHTTP(b *testing.B) {
 		cancels = cancels[:0]
 	}
 
-	for _, wl := range []struct{ name, target string }{
-		{"items_eq", "/items?id=eq.42"},
-		{"items_page", "/items?order=id&limit=25"},
+	for _, wl := range []struct {
+		name, method, target, body string
+		status                     int
+		prefix                     string
+	}{
+		{"items_eq", http.MethodGet, "/items?id=eq.42", "", http.StatusOK, `[{"id":`},
+		{"items_page", http.MethodGet, "/items?order=id&limit=25", "", http.StatusOK, `[{"id":`},
+		{"items_post", http.MethodPost, "/item_log", `{"item_id":42,"note":"from the benchmark"}`, http.StatusCreated, ""},
 	} {
 		u, err := url.Parse("http://127.0.0.1" + wl.target)
 		if err != nil {
@@ -158,12 +170,17 @@ func BenchmarkServeHTTP(b *testing.B) {
 		// the replacer and the access log's extra fields in it; the
 		// headers the bench sends.
 		newRequest := func() *http.Request {
-			r := &http.Request{Method: http.MethodGet, URL: u, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+			r := &http.Request{Method: wl.method, URL: u, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
 				Host: "127.0.0.1", RequestURI: wl.target, Body: http.NoBody, Header: http.Header{
 					"Authorization": {"Bearer " + token},
 					"Accept":        {"application/json"},
 					"User-Agent":    {"pgrest-bench"},
 				}}
+			if wl.body != "" {
+				r.Body = io.NopCloser(strings.NewReader(wl.body))
+				r.ContentLength = int64(len(wl.body))
+				r.Header.Set("Content-Type", "application/json")
+			}
 			c, cancel := context.WithCancel(context.Background())
 			cancels = append(cancels, cancel)
 			c = context.WithValue(c, caddy.ReplacerCtxKey, caddy.NewReplacer())
@@ -179,12 +196,12 @@ func BenchmarkServeHTTP(b *testing.B) {
 			if err := h.ServeHTTP(w, newRequest(), next); err != nil {
 				b.Fatal(err)
 			}
-			if w.status == http.StatusOK || time.Now().After(deadline) {
+			if w.status == wl.status || time.Now().After(deadline) {
 				break
 			}
 			time.Sleep(50 * time.Millisecond)
 		}
-		if w.status != http.StatusOK || !strings.HasPrefix(w.body.String(), `[{"id":`) {
+		if w.status != wl.status || !strings.HasPrefix(w.body.String(), wl.prefix) {
 			b.Fatalf("%s: status %d, body %.200s", wl.name, w.status, w.body.String())
 		}
 		endRequests()
@@ -210,7 +227,7 @@ func BenchmarkServeHTTP(b *testing.B) {
 				cpu += processCPU() - cpu0
 				b.StopTimer()
 				endRequests()
-				if w.status != http.StatusOK {
+				if w.status != wl.status {
 					b.Fatalf("status %d", w.status)
 				}
 				i += len(requests)
