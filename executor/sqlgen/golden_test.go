@@ -204,25 +204,36 @@ func TestGolden(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			res := runCase(t, cache, c)
 			checkSafety(t, res)
-			got := renderGolden(c, res)
-			file := filepath.Join(dir, c.name+".golden")
-			if *update {
-				if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("%s differs from the generated SQL (after a deliberate change, run with -update and review the diff)\n--- got\n%s\n--- want\n%s",
-					file, got, want)
-			}
+			checkGolden(t, filepath.Join(dir, c.name+".golden"), renderGolden(c, res))
 		})
 	}
-	// A golden file without a case is a case that was renamed or deleted.
+	checkNoOrphanGoldens(t, dir, names)
+}
+
+// checkGolden compares got with the golden file, or writes it with
+// -update.
+func checkGolden(t *testing.T, file, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from the generated SQL (after a deliberate change, run with -update and review the diff)\n--- got\n%s\n--- want\n%s",
+			file, got, want)
+	}
+}
+
+// checkNoOrphanGoldens fails for a golden file in dir without a case
+// in names: a case that was renamed or deleted. -update deletes it.
+func checkNoOrphanGoldens(t *testing.T, dir string, names map[string]bool) {
+	t.Helper()
 	files, err := filepath.Glob(filepath.Join(dir, "*.golden"))
 	if err != nil {
 		t.Fatal(err)

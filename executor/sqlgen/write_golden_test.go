@@ -11,7 +11,6 @@ package sqlgen_test
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
@@ -235,31 +234,9 @@ func TestWriteGolden(t *testing.T) {
 			if got := unformatSQL(formatSQL(st.SQL.String())); got != st.SQL.String() {
 				t.Fatalf("formatSQL is not reversible:\n got %s\nwant %s", got, st.SQL.String())
 			}
-			got := renderGolden(goldenCase{method: "CASE", target: c.name}, goldenResult{main: st})
-			file := filepath.Join(dir, c.name+".golden")
-			if *update {
-				if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("%s differs from the generated SQL (after a deliberate change, run with -update and review the diff)\n--- got\n%s\n--- want\n%s",
-					file, got, want)
-			}
+			checkGolden(t, filepath.Join(dir, c.name+".golden"),
+				renderGolden(goldenCase{method: "CASE", target: c.name}, goldenResult{main: st}))
 		})
 	}
-	files, err := filepath.Glob(filepath.Join(dir, "*.golden"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range files {
-		if name := strings.TrimSuffix(filepath.Base(f), ".golden"); !names[name] {
-			t.Errorf("%s has no case", f)
-		}
-	}
+	checkNoOrphanGoldens(t, dir, names)
 }
