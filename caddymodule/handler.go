@@ -297,10 +297,12 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	}
 	h.live.current.Store(rt)
 	if !rt.sourceCreated {
-		// A config reload reads the schema again, as PostgREST does; the
+		// A config reload reads the schema again, as a restart would; the
 		// cache the source holds keeps serving meanwhile. A source made
 		// for this config is loading already: a second load would only
 		// repeat the first, and retire the statements prepared meanwhile.
+		// (A second pgrest handler of the same config on the same pool
+		// and schemas takes the source over too, and reloads it once.)
 		rt.source.Reload()
 	}
 	rt.executor.Start(ctx)
