@@ -14,6 +14,7 @@ import (
 	_ "github.com/caddyserver/caddy/v2/modules/standard" // the http app and its Caddyfile adapter
 	_ "github.com/pgrest/caddy-pgrest/caddymodule"       // the pgrest handler
 
+	"github.com/pgrest/caddy-pgrest/tests/fixtures"
 	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
 	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
@@ -24,24 +25,14 @@ const checkInterval = 200 * time.Millisecond
 
 // fixtureSQL is the bench's database: api.items and a function that
 // tells the primary from the replica.
-const fixtureSQL = `
-do $$
-begin
-  if not exists (select from pg_roles where rolname = 'bench_authenticator') then
-    create role bench_authenticator login noinherit password 'bench-password';
-  end if;
-  if not exists (select from pg_roles where rolname = 'bench_anon') then
-    create role bench_anon nologin;
-  end if;
-end $$;
-grant bench_anon to bench_authenticator;
+var fixtureSQL = fixtures.Roles(fixtures.AuthenticatorPassword) + `
 create schema api;
-grant usage on schema api to bench_anon;
+grant usage on schema api to web_anon;
 create table api.items (id int primary key, name text not null, price numeric(10,2) not null);
 insert into api.items select i, 'item ' || i, i * 1.25 from generate_series(1, %d) i;
-grant select on api.items to bench_anon;
+grant select on api.items to web_anon;
 create function api.in_recovery() returns boolean stable language sql as 'select pg_is_in_recovery()';
-grant execute on function api.in_recovery() to bench_anon;
+grant execute on function api.in_recovery() to web_anon;
 analyze api.items;
 `
 
@@ -84,7 +75,7 @@ func setUp(ctx context.Context, opt options) (*env, error) {
 	if _, err := cluster.StartPgBouncer(); err != nil {
 		return e, err
 	}
-	primary := pgtest.DSNFor(super, "bench_authenticator", "bench-password")
+	primary := pgtest.DSNFor(super, "authenticator", fixtures.AuthenticatorPassword)
 	replicaDSN, err := e.replica.DSN(primary)
 	if err != nil {
 		return e, err
@@ -96,7 +87,7 @@ func setUp(ctx context.Context, opt options) (*env, error) {
 	if err := waitForReplicaCopy(ctx, replicaDSN); err != nil {
 		return e, err
 	}
-	common := map[string]string{"db_schemas": "api", "db_anon_role": "bench_anon", "db_pool": fmt.Sprint(opt.pool)}
+	common := map[string]string{"db_schemas": "api", "db_anon_role": "web_anon", "db_pool": fmt.Sprint(opt.pool)}
 	with := func(name string, lines ...string) *site {
 		return &site{name: name, dirs: pgresttest.Directives(common, lines...)}
 	}

@@ -38,6 +38,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/pgrest/caddy-pgrest/tests/fixtures"
 	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
 )
 
@@ -61,22 +62,7 @@ const (
 	beginReadOnly = "BEGIN ISOLATION LEVEL READ COMMITTED READ ONLY"
 )
 
-// The other test packages' password, so a server named by PGREST_TEST_DSN
-// that already has their authenticator works here too.
-const authenticatorPassword = "authenticator-password"
-
-const fixture = `
-do $$
-begin
-	if not exists (select from pg_roles where rolname = 'authenticator') then
-		create role authenticator login noinherit password '` + authenticatorPassword + `';
-	end if;
-	if not exists (select from pg_roles where rolname = 'webuser') then
-		create role webuser nologin;
-	end if;
-end
-$$;
-grant webuser to authenticator;
+var fixture = fixtures.Roles(fixtures.AuthenticatorPassword) + `
 create schema api;
 grant usage on schema api to webuser;
 create table api.items (id int primary key, name text not null, price numeric(10,2) not null, created_at timestamptz not null);
@@ -169,7 +155,7 @@ func run(n int, only string) error {
 	defer db.Cluster.Stop()
 	// As the authenticator, as pgrest connects: the role switch checks
 	// its membership.
-	pg, err := pgconn.Connect(ctx, db.DSNFor("authenticator", authenticatorPassword))
+	pg, err := pgconn.Connect(ctx, db.DSNFor("authenticator", fixtures.AuthenticatorPassword))
 	if err != nil {
 		return err
 	}
