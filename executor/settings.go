@@ -69,11 +69,22 @@ func settingsStatementTexts(base sqltext.SQL, fixed int) []sqltext.SQL {
 		sqltext.Fmt(", (select count(set_config(s.key, s.value, true)) from json_each_text(%s::json) s)", sqltext.Param(fixed+1))))
 }
 
+// settingsFixedArgs is how many arguments the settings statement has
+// besides the variable settings.
+const settingsFixedArgs = 7
+
 // settingsStatement builds the settings statement for one request.
 // roleSettings are those of the request's role (ALTER ROLE ... SET);
 // extra are settings of this request only (a function's SET clauses),
 // which win over the role's, as they would in PostgreSQL.
 func (e *Executor) settingsStatement(r *http.Request, id jwtauth.Identity, schemaName string, legacy bool,
+	roleSettings, extra []schema.Setting) sqlgen.Statement {
+	return e.settingsStatementIn(nil, r, id, schemaName, legacy, roleSettings, extra)
+}
+
+// settingsStatementIn is settingsStatement with its arguments appended to
+// room when they fit in its capacity.
+func (e *Executor) settingsStatementIn(room [][]byte, r *http.Request, id jwtauth.Identity, schemaName string, legacy bool,
 	roleSettings, extra []schema.Setting) sqlgen.Statement {
 	if len(roleSettings) > 0 {
 		extra = slices.Concat(roleSettings, extra)
@@ -87,7 +98,10 @@ func (e *Executor) settingsStatement(r *http.Request, id jwtauth.Identity, schem
 		variable = variableSettings(e.cfg.AppSettings, extra, claims)
 	}
 	texts := settingsTexts
-	args := make([][]byte, 0, 7+2*min(len(variable), maxSettingArgs+1))
+	args := room[:0]
+	if n := settingsFixedArgs + 2*min(len(variable), maxSettingArgs+1); n > cap(args) {
+		args = make([][]byte, 0, n)
+	}
 	args = append(args, id.RoleBytes())
 	if legacy {
 		texts = legacySettingsTexts
