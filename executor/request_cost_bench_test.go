@@ -82,7 +82,7 @@ func readWithoutDatabase(e *Executor, w http.ResponseWriter, r *http.Request, ca
 	if !ok {
 		panic("no relation")
 	}
-	q, aerr := apirequest.ParseQuery(req.RawQuery)
+	q, aerr := req.ParseQuery()
 	if aerr != nil {
 		panic(aerr)
 	}
