@@ -34,7 +34,7 @@ func (e *Executor) read(r *http.Request, req *apirequest.Request, cache *schema.
 	if err != nil {
 		return nil, planLegacyNames(err, p)
 	}
-	out.contentLocation = contentLocation(req)
+	out.contentLocation = contentLocationOf(r, req)
 	out.legacyNames = p.LegacyNames()
 	return out, nil
 }

@@ -103,7 +103,7 @@ func readWithoutDatabase(e *Executor, w http.ResponseWriter, r *http.Request, ca
 	if err := rangeStatus(out, p.Range.Offset); err != nil {
 		panic(err)
 	}
-	out.contentLocation = contentLocation(req)
+	out.contentLocation = contentLocationOf(r, req)
 	return out.write(w, r, "")
 }
 
