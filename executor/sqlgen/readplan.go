@@ -36,8 +36,9 @@ func Read(p *plan.Read, opts ReadOptions) (main Statement, explain *Statement) {
 // rendered before (a mutation or a function call whose rows p reads
 // through rootFrom).
 func (g *gen) read(p *plan.Read, opts ReadOptions, with sqltext.SQL) (main Statement, explain *Statement) {
+	body := bodyExpr(opts)
 	var b sqltext.Builder
-	b.Grow(statementSize(p) + with.Len())
+	b.Grow(g.statementSize(p, opts, body) + with.Len())
 	b.Const("with ")
 	b.Write(with)
 	b.Const("pgrst_source as (")
@@ -57,7 +58,7 @@ func (g *gen) read(p *plan.Read, opts ReadOptions, with sqltext.SQL) (main State
 		eg := &gen{}
 		explain = &Statement{SQL: sqltext.Fmt("explain (format json) %s", eg.countQuery(p)), Args: eg.args}
 	}
-	writeColumns(&b, opts.RecordPageTotal, total, bodyExpr(opts))
+	writeColumns(&b, opts.RecordPageTotal, total, body)
 	b.Write(g.extraColumns)
 	b.Const(" from pgrst_source _pgrst_t")
 	return Statement{SQL: b.SQL(), Args: g.args, RecordsPageTotal: opts.RecordPageTotal}, explain
