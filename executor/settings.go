@@ -108,7 +108,8 @@ func (e *Executor) settingsStatementIn(room [][]byte, r *http.Request, id jwtaut
 	} else {
 		args = append(args, id.ClaimsJSONBytes())
 	}
-	args = append(args, methodBytes(r.Method), []byte(r.URL.Path), headersJSON(r), cookiesJSON(r), e.searchPaths[schemaName])
+	path, headers := pathAndHeaders(r)
+	args = append(args, methodBytes(r.Method), path, headers, cookiesJSON(r), e.searchPaths[schemaName])
 	if len(variable) > maxSettingArgs {
 		return sqlgen.Statement{SQL: texts[maxSettingArgs+1], Args: append(args, settingsJSON(variable))}
 	}
@@ -173,13 +174,26 @@ func searchPaths(schemas, extra []string) map[string][]byte {
 	return paths
 }
 
+// pathAndHeaders are request.path and request.headers, in one buffer:
+// one allocation for the two.
+func pathAndHeaders(r *http.Request) (path, headers []byte) {
+	buf := make([]byte, 0, len(r.URL.Path)+headersJSONSize(r))
+	buf = append(buf, r.URL.Path...)
+	n := len(buf)
+	return buf[:n:n], appendHeadersJSON(buf[n:], r)
+}
+
 // headersJSON is request.headers: lower-case names, repeated headers
 // joined with ", ". Cookies are left to request.cookies, as in PostgREST.
 func headersJSON(r *http.Request) []byte {
+	return appendHeadersJSON(make([]byte, 0, headersJSONSize(r)), r)
+}
+
+// appendHeadersJSON appends request.headers to b.
+func appendHeadersJSON(b []byte, r *http.Request) []byte {
 	// Written by hand rather than through a map and json.Marshal: this
 	// runs on every request, and canonical header keys are unique, so no
 	// map is needed to merge them.
-	b := make([]byte, 0, headersJSONSize(r))
 	b = append(b, '{')
 	first := true
 	add := func(name, value string) {
