@@ -41,8 +41,16 @@ func (g *gen) read(p *plan.Read, opts ReadOptions, with sqltext.SQL) (main State
 	b.Grow(g.statementSize(p, opts, body) + with.Len())
 	b.Const("with ")
 	b.Write(with)
+	return g.readInto(&b, p, opts, body)
+}
+
+// readInto is read after the CTE list, which b holds ("with " and the
+// list, or "with " alone), so that a write or a call renders its CTEs
+// into the statement's own builder rather than into one of their own;
+// body is bodyExpr(opts).
+func (g *gen) readInto(b *sqltext.Builder, p *plan.Read, opts ReadOptions, body sqltext.SQL) (main Statement, explain *Statement) {
 	b.Const("pgrst_source as (")
-	g.writeQuery(&b, p, levelSource{root: true})
+	g.writeQuery(b, p, levelSource{root: true})
 	b.Const(") select ")
 	total := sqltext.Const("null::bigint")
 	if opts.Count == "exact" || opts.Count == "estimated" {
@@ -58,7 +66,7 @@ func (g *gen) read(p *plan.Read, opts ReadOptions, with sqltext.SQL) (main State
 		eg := &gen{}
 		explain = &Statement{SQL: sqltext.Fmt("explain (format json) %s", eg.countQuery(p)), Args: eg.args}
 	}
-	writeColumns(&b, opts.RecordPageTotal, total, body)
+	writeColumns(b, opts.RecordPageTotal, total, body)
 	b.Write(g.extraColumns)
 	b.Const(" from pgrst_source _pgrst_t")
 	return Statement{SQL: b.SQL(), Args: g.args, RecordsPageTotal: opts.RecordPageTotal}, explain

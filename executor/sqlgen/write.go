@@ -80,8 +80,13 @@ func Write(m Mutation, p *plan.Read, opts WriteOptions) Statement {
 			}
 		}
 	}
+	// The read that follows the CTEs is rendered into the same builder,
+	// given room for both.
+	body := bodyExpr(opts.ReadOptions)
+	readRoom := (&gen{rootFrom: sqltext.Const("pgrst_rows")}).statementSize(p, opts.ReadOptions, body)
 	var w sqltext.Builder
-	w.Grow(256 + 48*(len(cols)+len(m.Columns)))
+	w.Grow(256 + 48*(len(cols)+len(m.Columns)) + readRoom)
+	w.Const("with ")
 	w.Const("pgrst_mutation as (")
 	switch m.Kind {
 	case Insert:
@@ -137,7 +142,7 @@ func Write(m Mutation, p *plan.Read, opts WriteOptions) Statement {
 		// every row it returned first.
 		g.extraColumns = sqltext.Const(", nullif(pg_catalog.current_setting('pgrst.inserted', true), '')::bigint as pgrst_inserted")
 	}
-	st, _ := g.read(p, opts.ReadOptions, w.SQL())
+	st, _ := g.readInto(&w, p, opts.ReadOptions, body)
 	return st
 }
 
