@@ -163,13 +163,15 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 		Minimal:       minimal,
 	})
 	out, _, err := e.transactWith(r, req, cache, id, st, txOptions{checks: checks})
-	var pgErr *pgconn.PgError
-	if req.Action == apirequest.ActionUpsert && errors.As(err, &pgErr) && pgErr.Code == "21000" {
-		// Two rows of a PUT body both match the URL's key: ON CONFLICT
-		// cannot put one row twice. The body, not the server, is wrong.
-		return nil, apierr.PutMatchingPK()
-	}
 	if err != nil {
+		// Declared here: errors.As takes its address, which would put it
+		// on the heap for every write.
+		var pgErr *pgconn.PgError
+		if req.Action == apirequest.ActionUpsert && errors.As(err, &pgErr) && pgErr.Code == "21000" {
+			// Two rows of a PUT body both match the URL's key: ON CONFLICT
+			// cannot put one row twice. The body, not the server, is wrong.
+			return nil, apierr.PutMatchingPK()
+		}
 		return nil, planLegacyNames(err, p)
 	}
 	if err := decodeHandlerBody(out, rep); err != nil {
