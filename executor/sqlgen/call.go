@@ -114,7 +114,7 @@ func CallRead(c Call, p *plan.Read, opts ReadOptions, single bool) (Statement, *
 		// The rows are the returned table's: computed columns take that
 		// type, and an overloaded one cannot be chosen for a bare record.
 		g.rootAlias = p.Alias
-		g.rootRowType = sqltext.QualifiedType(f.Returns.RelationSchema, f.Returns.RelationName, 0)
+		g.rootRowSchema, g.rootRowName = f.Returns.RelationSchema, f.Returns.RelationName
 	}
 	return g.readInto(&w, p, opts, body)
 }

@@ -116,11 +116,13 @@ type gen struct {
 	// keys holds the placeholder of each JSON path key bound so far.
 	keys map[jsonKey]sqltext.SQL
 	// rootFrom replaces the root relation in FROM (a CTE of written
-	// rows, a function call); rootRowType then casts the root's row for
-	// computed columns, which take the relation's row type.
-	rootFrom    sqltext.SQL
-	rootAlias   string
-	rootRowType sqltext.TypeName
+	// rows, a function call); the root's row is then cast for computed
+	// columns, which take the relation's row type, to the type named
+	// rootRowSchema.rootRowName (when set). The name is quoted only if a
+	// computed column needs it.
+	rootFrom                   sqltext.SQL
+	rootAlias                  string
+	rootRowSchema, rootRowName string
 	// extraColumns are appended to the standard result columns.
 	extraColumns sqltext.SQL
 	// rowWise holds the levels whose embeds join row by row: the levels
@@ -497,8 +499,8 @@ func (g *gen) refExpr(alias string, ref plan.ColumnRef) sqltext.SQL {
 	var v sqltext.SQL
 	if ref.Computed != nil {
 		row := sqltext.Ident(alias)
-		if !g.rootRowType.IsZero() && alias == g.rootAlias {
-			row = sqltext.Fmt("%s::%s", row, g.rootRowType.SQL())
+		if g.rootRowName != "" && alias == g.rootAlias {
+			row = sqltext.Fmt("%s::%s", row, sqltext.QualifiedType(g.rootRowSchema, g.rootRowName, 0).SQL())
 		}
 		v = sqltext.Fmt("%s(%s)", sqltext.Qualified(ref.Computed.Schema, ref.Computed.Name), row)
 	} else {

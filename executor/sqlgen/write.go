@@ -136,7 +136,7 @@ func Write(m Mutation, p *plan.Read, opts WriteOptions) Statement {
 	}
 	w.Const("), ")
 	g.rootFrom, g.rootAlias = sqltext.Const("pgrst_rows"), p.Alias
-	g.rootRowType = sqltext.QualifiedType(m.Relation.Schema, m.Relation.Name, 0)
+	g.rootRowSchema, g.rootRowName = m.Relation.Schema, m.Relation.Name
 	if opts.CountInserted {
 		// Read once the mutation has run: the final select aggregates
 		// every row it returned first.
