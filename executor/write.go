@@ -57,7 +57,12 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 	m := sqlgen.Mutation{Relation: rel}
 	// The root's filters, order, limit and offset choose the rows to
 	// write; the response then reads the written rows in that order.
-	where := &plan.Read{Relation: rel, Alias: p.Alias, Where: p.Where, Order: p.Order}
+	// Made only for the actions that filter (an insert does not), where
+	// it is needed: it would be an allocation of every write.
+	rootWhere, rootOrder := p.Where, p.Order
+	where := func() *plan.Read {
+		return &plan.Read{Relation: rel, Alias: p.Alias, Where: rootWhere, Order: rootOrder}
+	}
 	limit, offset := p.Range.Limit, p.Range.Offset
 	p.Where, p.Range = nil, apirequest.Range{}
 
@@ -93,7 +98,7 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 			}
 		}
 	case apirequest.ActionUpdate:
-		m.Kind, m.Where, m.Limit, m.Offset = sqlgen.Update, where, limit, offset
+		m.Kind, m.Where, m.Limit, m.Offset = sqlgen.Update, where(), limit, offset
 		m.MissingDefault = prefs.Missing == "default"
 		missing = prefix("missing=", prefs.Missing)
 		// An array sets the columns from its first row, as PostgREST's
@@ -103,9 +108,9 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 			m.Columns = nil
 		}
 	case apirequest.ActionDelete:
-		m.Kind, m.Where, m.Limit, m.Offset = sqlgen.Delete, where, limit, offset
+		m.Kind, m.Where, m.Limit, m.Offset = sqlgen.Delete, where(), limit, offset
 	case apirequest.ActionUpsert:
-		keyMatch, aerr := putKey(rel, where)
+		keyMatch, aerr := putKey(rel, where())
 		if aerr != nil {
 			return nil, aerr
 		}
