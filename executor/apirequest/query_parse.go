@@ -64,12 +64,22 @@ func parseQuery(a *queryAlloc, rawQuery string, rpcRead, fast bool) (*Query, *ap
 		if err != nil {
 			return nil, err.apiError()
 		}
-		terms, ok := fastOrder(p.value)
+		// The usual order, the first parameter with one term, is
+		// allocated with its spec.
+		var one *oneOrder
+		var terms []OrderTerm
+		if q.Order == nil && !strings.Contains(p.value, ",") {
+			one = &oneOrder{}
+			terms = one.term[:0]
+		}
+		terms, ok := fastOrderInto(terms, p.value)
 		if !fast || !ok {
 			terms, err = runParser(pOrder, "failed to parse order ("+p.value+")", p.value)
 			if err != nil {
 				return nil, err.apiError()
 			}
+		} else if one != nil {
+			q.Order = one.spec[:0]
 		}
 		q.Order = append(q.Order, OrderSpec{EmbedPath: tp.path, Terms: terms})
 	}
@@ -159,6 +169,12 @@ func parseQuery(a *queryAlloc, rawQuery string, rpcRead, fast bool) (*Query, *ap
 		q.Filters = nil
 	}
 	return q, nil
+}
+
+// oneOrder is an order parameter of one term, allocated as one.
+type oneOrder struct {
+	spec [1]OrderSpec
+	term [1]OrderTerm
 }
 
 // queryAlloc is a Query with room for its usual parts, allocated as one:
