@@ -22,9 +22,12 @@ const statementFrame = len("with pgrst_source as (") + len(") select ") + len("n
 	len(responseColumns) + len(" from pgrst_source _pgrst_t")
 
 // Room for the parts of a level: its select, from and as; a field's
-// quotes, dot, " as " and ", "; a condition's operator, placeholder and
-// " and " (a negated one's "not ()"); an order term's direction, nulls
-// and ", "; a limit and an offset; an embed's join around its level.
+// quotes, dot, " as " and ", " (an expression's more); a JSON path's
+// step; a condition's operator, placeholder and " and " (a negated one's
+// "not ()"); an order term's direction, nulls and ", "; a limit and an
+// offset; an embed's join around its level, each of its join conditions,
+// its junction or computed relationship's call, each column a to-many
+// spread aggregates; a text search's functions; the count's subquery.
 const (
 	levelFrameRoom     = 24
 	fieldRoom          = 12
