@@ -25,11 +25,8 @@ func recordOutcome(r *http.Request, id jwtauth.Identity, o executor.Outcome) {
 	countRequest(o)
 	ctx := r.Context()
 	if repl, ok := ctx.Value(caddy.ReplacerCtxKey).(*caddy.Replacer); ok && id.Role != "" {
-		user := id.Role
-		if sub, ok := id.Claims["sub"].(string); ok && sub != "" {
-			user = sub
-		}
-		repl.Set("http.auth.user.id", user)
+		// The token's own interface value: no allocation per request.
+		repl.Set("http.auth.user.id", id.UserValue())
 	}
 	if !accessLogged(r) {
 		return

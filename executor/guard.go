@@ -109,8 +109,10 @@ func (e *guardFailure) Unwrap() error { return e.err }
 // page_total, which a guard then checks in SQL. Only a read-write
 // transaction with checks on a main statement that records nothing is
 // decided in pgrest, in a second round trip.
-func (e *Executor) txSpecFor(statements []sqlgen.Statement, role string, commit bool, opts txOptions) *txSpec {
-	spec := &txSpec{readOnly: opts.readOnly, statements: statements, role: role, commit: commit}
+// The spec is kept in st.
+func (e *Executor) txSpecFor(st *txStorage, statements []sqlgen.Statement, role string, commit bool, opts txOptions) *txSpec {
+	spec := &st.spec
+	*spec = txSpec{readOnly: opts.readOnly, statements: statements, role: role, commit: commit}
 	main := statements[len(statements)-1]
 	guarded := !opts.readOnly && commit && len(opts.checks) > 0 && main.RecordsPageTotal
 	if guarded {

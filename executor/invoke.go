@@ -19,11 +19,11 @@ import (
 // counts) as a table's do.
 func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity) (*output, error) {
 	isPost := req.Method == http.MethodPost
-	parse := apirequest.ParseRPCQuery
+	parse := req.ParseRPCQuery
 	if isPost {
-		parse = apirequest.ParseQuery
+		parse = req.ParseQuery
 	}
-	q, aerr := parse(req.RawQuery)
+	q, aerr := parse()
 	if aerr != nil {
 		return nil, aerr
 	}

@@ -31,7 +31,8 @@ type mediaTarget struct {
 // then the builtins (JSON, CSV, GeoJSON), which handlers override.
 // Nothing acceptable is 406 PGRST107, found before any statement runs.
 func negotiateMedia(accept string, cache *schema.Cache, t mediaTarget) (apirequest.Representation, *apierr.Error) {
-	ranges := apirequest.ParseAccept(accept)
+	var room [1]apirequest.MediaRange
+	ranges := apirequest.AppendAccept(room[:0], accept)
 	if len(ranges) == 0 {
 		ranges = []apirequest.MediaRange{{Type: "*/*", Q: 1}}
 	}

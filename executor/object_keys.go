@@ -1,9 +1,13 @@
 package executor
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 )
+
+// colon is the byte that follows every key of an object.
+var colon = []byte{':'}
 
 // objectKeys returns a JSON object's keys in body order, each once (the
 // first of a repeated key keeps its place). raw must already be valid
@@ -25,7 +29,11 @@ func objectKeys(raw []byte) ([]string, error) {
 	if i < len(raw) && raw[i] == '}' {
 		return nil, nil
 	}
-	var keys []string
+	// Every key is followed by a colon, so the colons bound the keys (a
+	// colon in a value or a nested object only adds room): the list is
+	// allocated once instead of grown key by key. Past a few keys it
+	// grows as before, so that a body of many colons reserves no more.
+	keys := make([]string, 0, min(bytes.Count(raw, colon), 8))
 	var seen map[string]struct{} // past linearKeys keys
 	for i < len(raw) {
 		if raw[i] != '"' {

@@ -16,10 +16,14 @@ import (
 
 // output is a successful response, ready to write.
 type output struct {
-	status       int
-	contentType  string
-	body         []byte
-	noBody       bool
+	status      int
+	contentType string
+	body        []byte
+	noBody      bool
+	// gucStatus (100 to 599), next to noBody so that the two share a
+	// word: the output then fits, with the rest of txStorage, in the
+	// allocator's 640-byte class.
+	gucStatus    int16
 	contentRange string
 	// contentLocation is the canonical address of a read.
 	contentLocation string
@@ -32,7 +36,6 @@ type output struct {
 	preferenceApplied []string
 	// gucStatus/gucHeaders are what the SQL set in response.status and
 	// response.headers; they win over the defaults.
-	gucStatus  int
 	gucHeaders http.Header
 	// txDuration is how long the transaction took, measured only for
 	// server_timing_enabled; serverTiming, when set, renders the
@@ -43,48 +46,61 @@ type output struct {
 	// relation: a deprecation Warning header, after the other headers as
 	// in PostgREST.
 	legacyNames []*plan.Embed
+	// headerValues is room for the values of the headers write sets: a
+	// read sets four (Content-Type, -Range, -Location, -Length); a
+	// response that sets more allocates room for them.
+	headerValues [4]string
 }
 
 // resultOutput reads the main statement's standard columns, including the
 // response.headers and response.status settings (PGRST111, PGRST112).
 func resultOutput(res *txResult) (*output, error) {
+	out := new(output)
+	if err := readOutput(res, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// readOutput is resultOutput into out, which it overwrites whole.
+func readOutput(res *txResult, out *output) error {
 	if res == nil || len(res.rows) != 1 || len(res.rows[0]) <= sqlgen.ColResponseStatus {
-		return nil, errors.New("main statement returned no result row")
+		return errors.New("main statement returned no result row")
 	}
 	row := res.rows[0]
-	out := &output{status: http.StatusOK, contentType: "application/json; charset=utf-8", body: row[sqlgen.ColBody]}
+	*out = output{status: http.StatusOK, contentType: "application/json; charset=utf-8", body: row[sqlgen.ColBody]}
 	if v := row[sqlgen.ColTotal]; v != nil {
 		n, err := strconv.ParseInt(string(v), 10, 64)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		out.total = &n
 	}
 	n, err := strconv.ParseInt(string(row[sqlgen.ColPageTotal]), 10, 64)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	out.pageTotal = n
 	if len(row) > sqlgen.ColInserted && row[sqlgen.ColInserted] != nil {
 		if out.inserted, err = strconv.ParseInt(string(row[sqlgen.ColInserted]), 10, 64); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if v := row[sqlgen.ColResponseHeaders]; v != nil {
 		h, aerr := parseGUCHeaders(v)
 		if aerr != nil {
-			return nil, aerr
+			return aerr
 		}
 		out.gucHeaders = h
 	}
 	if v := row[sqlgen.ColResponseStatus]; v != nil {
 		s, err := strconv.Atoi(strings.TrimSpace(string(v)))
 		if err != nil || s < 100 || s > 599 {
-			return nil, apierr.GucStatus()
+			return apierr.GucStatus()
 		}
-		out.gucStatus = s
+		out.gucStatus = int16(s)
 	}
-	return out, nil
+	return nil
 }
 
 // parseGUCHeaders reads response.headers: a JSON array of objects with
@@ -116,11 +132,11 @@ func parseGUCHeaders(raw []byte) (http.Header, *apierr.Error) {
 // the Content-Profile.
 func (o *output) write(w http.ResponseWriter, r *http.Request, profile string) int {
 	h := w.Header()
-	// The values of the headers set here share one array, allocated per
-	// response; each is capped at its one value, so that an Add by a
-	// later handler copies instead of overwriting its neighbour. This
-	// is Header.Set with canonical names.
-	values := make([]string, 0, 6)
+	// The values of the headers set here share one array, the output's
+	// own (allocated with it, per response); each is capped at its one
+	// value, so that an Add by a later handler copies instead of
+	// overwriting its neighbour. This is Header.Set with canonical names.
+	values := o.headerValues[:0]
 	set := func(name, value string) {
 		values = append(values, value)
 		n := len(values)
@@ -159,7 +175,7 @@ func (o *output) write(w http.ResponseWriter, r *http.Request, profile string) i
 	}
 	status := o.status
 	if o.gucStatus != 0 {
-		status = o.gucStatus
+		status = int(o.gucStatus)
 	}
 	body := o.body
 	if o.noBody || status == http.StatusNoContent || status == http.StatusNotModified {

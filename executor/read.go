@@ -21,7 +21,7 @@ func (e *Executor) read(r *http.Request, req *apirequest.Request, cache *schema.
 	if !ok {
 		return nil, apierr.TableNotFound(req.Schema, req.Name, closestRelation(cache, req.Schema, req.Name))
 	}
-	q, aerr := apirequest.ParseQuery(req.RawQuery)
+	q, aerr := req.ParseQuery()
 	if aerr != nil {
 		return nil, aerr
 	}
@@ -34,7 +34,7 @@ func (e *Executor) read(r *http.Request, req *apirequest.Request, cache *schema.
 	if err != nil {
 		return nil, planLegacyNames(err, p)
 	}
-	out.contentLocation = contentLocation(req)
+	out.contentLocation = contentLocationOf(r, req)
 	out.legacyNames = p.LegacyNames()
 	return out, nil
 }

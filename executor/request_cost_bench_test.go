@@ -82,7 +82,7 @@ func readWithoutDatabase(e *Executor, w http.ResponseWriter, r *http.Request, ca
 	if !ok {
 		panic("no relation")
 	}
-	q, aerr := apirequest.ParseQuery(req.RawQuery)
+	q, aerr := req.ParseQuery()
 	if aerr != nil {
 		panic(aerr)
 	}
@@ -103,7 +103,7 @@ func readWithoutDatabase(e *Executor, w http.ResponseWriter, r *http.Request, ca
 	if err := rangeStatus(out, p.Range.Offset); err != nil {
 		panic(err)
 	}
-	out.contentLocation = contentLocation(req)
+	out.contentLocation = contentLocationOf(r, req)
 	return out.write(w, r, "")
 }
 

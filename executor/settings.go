@@ -69,11 +69,22 @@ func settingsStatementTexts(base sqltext.SQL, fixed int) []sqltext.SQL {
 		sqltext.Fmt(", (select count(set_config(s.key, s.value, true)) from json_each_text(%s::json) s)", sqltext.Param(fixed+1))))
 }
 
+// settingsFixedArgs is how many arguments the settings statement has
+// besides the variable settings.
+const settingsFixedArgs = 7
+
 // settingsStatement builds the settings statement for one request.
 // roleSettings are those of the request's role (ALTER ROLE ... SET);
 // extra are settings of this request only (a function's SET clauses),
 // which win over the role's, as they would in PostgreSQL.
 func (e *Executor) settingsStatement(r *http.Request, id jwtauth.Identity, schemaName string, legacy bool,
+	roleSettings, extra []schema.Setting) sqlgen.Statement {
+	return e.settingsStatementIn(nil, r, id, schemaName, legacy, roleSettings, extra)
+}
+
+// settingsStatementIn is settingsStatement with its arguments appended to
+// room when they fit in its capacity.
+func (e *Executor) settingsStatementIn(room [][]byte, r *http.Request, id jwtauth.Identity, schemaName string, legacy bool,
 	roleSettings, extra []schema.Setting) sqlgen.Statement {
 	if len(roleSettings) > 0 {
 		extra = slices.Concat(roleSettings, extra)
@@ -87,14 +98,18 @@ func (e *Executor) settingsStatement(r *http.Request, id jwtauth.Identity, schem
 		variable = variableSettings(e.cfg.AppSettings, extra, claims)
 	}
 	texts := settingsTexts
-	args := make([][]byte, 0, 7+2*min(len(variable), maxSettingArgs+1))
+	args := room[:0]
+	if n := settingsFixedArgs + 2*min(len(variable), maxSettingArgs+1); n > cap(args) {
+		args = make([][]byte, 0, n)
+	}
 	args = append(args, id.RoleBytes())
 	if legacy {
 		texts = legacySettingsTexts
 	} else {
 		args = append(args, id.ClaimsJSONBytes())
 	}
-	args = append(args, methodBytes(r.Method), []byte(r.URL.Path), headersJSON(r), cookiesJSON(r), e.searchPaths[schemaName])
+	path, headers := pathAndHeaders(r)
+	args = append(args, methodBytes(r.Method), path, headers, cookiesJSON(r), e.searchPaths[schemaName])
 	if len(variable) > maxSettingArgs {
 		return sqlgen.Statement{SQL: texts[maxSettingArgs+1], Args: append(args, settingsJSON(variable))}
 	}
@@ -159,13 +174,26 @@ func searchPaths(schemas, extra []string) map[string][]byte {
 	return paths
 }
 
+// pathAndHeaders are request.path and request.headers, in one buffer:
+// one allocation for the two.
+func pathAndHeaders(r *http.Request) (path, headers []byte) {
+	buf := make([]byte, 0, len(r.URL.Path)+headersJSONSize(r))
+	buf = append(buf, r.URL.Path...)
+	n := len(buf)
+	return buf[:n:n], appendHeadersJSON(buf[n:], r)
+}
+
 // headersJSON is request.headers: lower-case names, repeated headers
 // joined with ", ". Cookies are left to request.cookies, as in PostgREST.
 func headersJSON(r *http.Request) []byte {
+	return appendHeadersJSON(make([]byte, 0, headersJSONSize(r)), r)
+}
+
+// appendHeadersJSON appends request.headers to b.
+func appendHeadersJSON(b []byte, r *http.Request) []byte {
 	// Written by hand rather than through a map and json.Marshal: this
 	// runs on every request, and canonical header keys are unique, so no
 	// map is needed to merge them.
-	b := make([]byte, 0, headersJSONSize(r))
 	b = append(b, '{')
 	first := true
 	add := func(name, value string) {

@@ -51,9 +51,13 @@ func (e *Executor) transactWith(r *http.Request, req *apirequest.Request, cache 
 		return nil, nil, e.explainTransaction(r, req, cache, id, main, opts, p)
 	}
 	commit, applied := e.txOutcome(req.Preferences)
-	statements := make([]sqlgen.Statement, 0, 3+len(opts.extras))
-	statements = append(statements, e.settingsStatement(asSent(r), id, req.Schema, e.legacyClaims(cache),
-		cache.RoleSettings[id.Role], withTimezone(req.Preferences.Timezone, opts.settings)))
+	st := new(txStorage)
+	statements := st.statements[:0]
+	if n := 3 + len(opts.extras); n > len(st.statements) {
+		statements = make([]sqlgen.Statement, 0, n)
+	}
+	statements = append(statements, e.settingsStatementIn(st.settingsArgs[:0], asSent(r), id, req.Schema,
+		e.legacyClaims(cache), cache.RoleSettings[id.Role], withTimezone(req.Preferences.Timezone, opts.settings)))
 	if !e.preRequest.SQL.IsEmpty() {
 		statements = append(statements, e.preRequest)
 	}
@@ -63,13 +67,14 @@ func (e *Executor) transactWith(r *http.Request, req *apirequest.Request, cache 
 	if e.cfg.LogQuery {
 		e.logQueries(statements)
 	}
-	spec := e.txSpecFor(statements, id.Role, commit, opts)
+	spec := e.txSpecFor(st, statements, id.Role, commit, opts)
 
 	var out *output
 	decide := func(res *txResult) (bool, error) {
-		var oerr error
-		out, oerr = resultOutput(res)
+		out = nil
+		oerr := readOutput(res, &st.out)
 		if oerr == nil {
+			out = &st.out
 			oerr = opts.checks.check(out.pageTotal)
 		}
 		return commit && oerr == nil, oerr
@@ -95,9 +100,10 @@ func (e *Executor) transactWith(r *http.Request, req *apirequest.Request, cache 
 		txDuration = time.Since(start)
 	}
 	if out == nil { // decided up front: the check runs after the fact
-		if out, err = resultOutput(results[len(results)-1]); err != nil {
+		if err = readOutput(results[len(results)-1], &st.out); err != nil {
 			return nil, nil, err
 		}
+		out = &st.out
 		if err := opts.checks.check(out.pageTotal); err != nil {
 			if spec.guard != nil {
 				// The guard passed what pgrest refuses: something

@@ -27,7 +27,7 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 	if !ok {
 		return nil, apierr.TableNotFound(req.Schema, req.Name, closestRelation(cache, req.Schema, req.Name))
 	}
-	q, aerr := apirequest.ParseQuery(req.RawQuery)
+	q, aerr := req.ParseQuery()
 	if aerr != nil {
 		return nil, aerr
 	}
@@ -57,7 +57,12 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 	m := sqlgen.Mutation{Relation: rel}
 	// The root's filters, order, limit and offset choose the rows to
 	// write; the response then reads the written rows in that order.
-	where := &plan.Read{Relation: rel, Alias: p.Alias, Where: p.Where, Order: p.Order}
+	// Made only for the actions that filter (an insert does not), where
+	// it is needed: it would be an allocation of every write.
+	rootWhere, rootOrder := p.Where, p.Order
+	where := func() *plan.Read {
+		return &plan.Read{Relation: rel, Alias: p.Alias, Where: rootWhere, Order: rootOrder}
+	}
 	limit, offset := p.Range.Limit, p.Range.Offset
 	p.Where, p.Range = nil, apirequest.Range{}
 
@@ -93,7 +98,7 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 			}
 		}
 	case apirequest.ActionUpdate:
-		m.Kind, m.Where, m.Limit, m.Offset = sqlgen.Update, where, limit, offset
+		m.Kind, m.Where, m.Limit, m.Offset = sqlgen.Update, where(), limit, offset
 		m.MissingDefault = prefs.Missing == "default"
 		missing = prefix("missing=", prefs.Missing)
 		// An array sets the columns from its first row, as PostgREST's
@@ -103,9 +108,9 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 			m.Columns = nil
 		}
 	case apirequest.ActionDelete:
-		m.Kind, m.Where, m.Limit, m.Offset = sqlgen.Delete, where, limit, offset
+		m.Kind, m.Where, m.Limit, m.Offset = sqlgen.Delete, where(), limit, offset
 	case apirequest.ActionUpsert:
-		keyMatch, aerr := putKey(rel, where)
+		keyMatch, aerr := putKey(rel, where())
 		if aerr != nil {
 			return nil, aerr
 		}
@@ -163,13 +168,15 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 		Minimal:       minimal,
 	})
 	out, _, err := e.transactWith(r, req, cache, id, st, txOptions{checks: checks})
-	var pgErr *pgconn.PgError
-	if req.Action == apirequest.ActionUpsert && errors.As(err, &pgErr) && pgErr.Code == "21000" {
-		// Two rows of a PUT body both match the URL's key: ON CONFLICT
-		// cannot put one row twice. The body, not the server, is wrong.
-		return nil, apierr.PutMatchingPK()
-	}
 	if err != nil {
+		// Declared here: errors.As takes its address, which would put it
+		// on the heap for every write.
+		var pgErr *pgconn.PgError
+		if req.Action == apirequest.ActionUpsert && errors.As(err, &pgErr) && pgErr.Code == "21000" {
+			// Two rows of a PUT body both match the URL's key: ON CONFLICT
+			// cannot put one row twice. The body, not the server, is wrong.
+			return nil, apierr.PutMatchingPK()
+		}
 		return nil, planLegacyNames(err, p)
 	}
 	if err := decodeHandlerBody(out, rep); err != nil {

@@ -40,12 +40,36 @@ type Identity struct {
 // so they are converted once, not per request.
 type identityBytes struct {
 	role, claimsJSON []byte
+	// user is User as an interface value (see UserValue).
+	user any
 }
 
 // withBytes returns id with its byte forms made.
 func (id Identity) withBytes() Identity {
-	id.bytes = &identityBytes{role: []byte(id.Role), claimsJSON: []byte(id.ClaimsJSON)}
+	id.bytes = &identityBytes{role: []byte(id.Role), claimsJSON: []byte(id.ClaimsJSON), user: id.User()}
 	return id
+}
+
+// User is who made the request: the token's sub claim when it is a
+// non-empty string, else Role.
+func (id Identity) User() string {
+	if sub, ok := id.Claims["sub"].(string); ok && sub != "" {
+		return sub
+	}
+	return id.Role
+}
+
+// UserValue is User as an interface value, made once per token like the
+// byte forms: storing a string in an interface allocates, and an access
+// log stores the user of every request.
+func (id Identity) UserValue() any {
+	user := id.User()
+	if b := id.bytes; b != nil {
+		if s, ok := b.user.(string); ok && s == user {
+			return b.user
+		}
+	}
+	return user
 }
 
 // RoleBytes is Role as bytes. The slice is shared by every request

@@ -79,17 +79,25 @@ type MediaRange struct {
 // ParseAccept reads an Accept header's media ranges in the order they are
 // to be tried: by quality, then the more specific first, then as written.
 func ParseAccept(accept string) []MediaRange {
+	if out := AppendAccept(nil, accept); out != nil {
+		return out
+	}
+	return []MediaRange{} // empty, not nil, as it always was
+}
+
+// AppendAccept appends ParseAccept(accept) to dst: a caller with room of
+// its own (an array on its stack) reads the usual one-range header
+// without an allocation.
+func AppendAccept(dst []MediaRange, accept string) []MediaRange {
 	if one := strings.TrimSpace(accept); !strings.Contains(one, ",") && simpleMediaType(one) {
 		// One bare range, as most clients send: what parseAccept gives
 		// for it, without its list.
-		return []MediaRange{{Type: one, Q: 1}}
+		return append(dst, MediaRange{Type: one, Q: 1})
 	}
-	items := parseAccept(accept)
-	out := make([]MediaRange, len(items))
-	for i, it := range items {
-		out[i] = MediaRange{Type: it.typ, Params: it.params, Q: it.q}
+	for _, it := range parseAccept(accept) {
+		dst = append(dst, MediaRange{Type: it.typ, Params: it.params, Q: it.q})
 	}
-	return out
+	return dst
 }
 
 // Negotiate picks the representation for an Accept header among offered,

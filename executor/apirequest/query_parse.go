@@ -21,7 +21,7 @@ import (
 // Errors are reported in PostgREST's order: order, logic trees, columns,
 // select, filters, on_conflict, then the embed paths of limit/offset.
 func ParseQuery(rawQuery string) (*Query, *apierr.Error) {
-	return parseQuery(rawQuery, false, true)
+	return parseQuery(&queryAlloc{}, rawQuery, false, true)
 }
 
 // ParseRPCQuery parses the query string of a GET or HEAD on a function.
@@ -32,7 +32,7 @@ func ParseQuery(rawQuery string) (*Query, *apierr.Error) {
 // filter on the function's result. The argument's name is the key's last
 // field name (a.b=1 gives b).
 func ParseRPCQuery(rawQuery string) (*Query, *apierr.Error) {
-	return parseQuery(rawQuery, true, true)
+	return parseQuery(&queryAlloc{}, rawQuery, true, true)
 }
 
 // queryParam is one key=value of the query string, decoded.
@@ -41,9 +41,10 @@ type queryParam struct {
 	hasValue   bool
 }
 
-// parseQuery parses with the fast paths when fast is set; tests turn them
-// off to check that they change nothing.
-func parseQuery(rawQuery string, rpcRead, fast bool) (*Query, *apierr.Error) {
+// parseQuery parses into a, which must be new and zero, with the fast
+// paths when fast is set; tests turn them off to check that they change
+// nothing.
+func parseQuery(a *queryAlloc, rawQuery string, rpcRead, fast bool) (*Query, *apierr.Error) {
 	// Room for the parameters of most query strings, on the stack.
 	var paramStore, valuedStore [16]queryParam
 	params := splitQuery(paramStore[:0], rawQuery)
@@ -53,7 +54,6 @@ func parseQuery(rawQuery string, rpcRead, fast bool) (*Query, *apierr.Error) {
 			valued = append(valued, p)
 		}
 	}
-	a := &queryAlloc{}
 	q := &a.q
 
 	for _, p := range valued {
@@ -64,12 +64,22 @@ func parseQuery(rawQuery string, rpcRead, fast bool) (*Query, *apierr.Error) {
 		if err != nil {
 			return nil, err.apiError()
 		}
-		terms, ok := fastOrder(p.value)
+		// The usual order, the first parameter with one term, is
+		// allocated with its spec.
+		var one *oneOrder
+		var terms []OrderTerm
+		if q.Order == nil && !strings.Contains(p.value, ",") {
+			one = &oneOrder{}
+			terms = one.term[:0]
+		}
+		terms, ok := fastOrderInto(terms, p.value)
 		if !fast || !ok {
 			terms, err = runParser(pOrder, "failed to parse order ("+p.value+")", p.value)
 			if err != nil {
 				return nil, err.apiError()
 			}
+		} else if one != nil {
+			q.Order = one.spec[:0]
 		}
 		q.Order = append(q.Order, OrderSpec{EmbedPath: tp.path, Terms: terms})
 	}
@@ -159,6 +169,12 @@ func parseQuery(rawQuery string, rpcRead, fast bool) (*Query, *apierr.Error) {
 		q.Filters = nil
 	}
 	return q, nil
+}
+
+// oneOrder is an order parameter of one term, allocated as one.
+type oneOrder struct {
+	spec [1]OrderSpec
+	term [1]OrderTerm
 }
 
 // queryAlloc is a Query with room for its usual parts, allocated as one:

@@ -102,7 +102,15 @@ func hasPrefixCI(s, lower string) bool {
 
 // fastOrder reads terms of the form name[.asc|.desc][.nullsfirst|.nullslast].
 func fastOrder(v string) ([]OrderTerm, bool) {
-	terms := make([]OrderTerm, 0, strings.Count(v, ",")+1)
+	return fastOrderInto(nil, v)
+}
+
+// fastOrderInto is fastOrder appending to terms, which is given room for
+// every term when it has none.
+func fastOrderInto(terms []OrderTerm, v string) ([]OrderTerm, bool) {
+	if terms == nil {
+		terms = make([]OrderTerm, 0, strings.Count(v, ",")+1)
+	}
 	for rest, more := v, true; more; {
 		var part string
 		part, rest, more = strings.Cut(rest, ",")

@@ -141,8 +141,8 @@ func wantAccepted(t *testing.T, what string, accepted, least int) {
 func assertSameParse(t *testing.T, query string) {
 	t.Helper()
 	for _, rpc := range []bool{false, true} {
-		q1, e1 := parseQuery(query, rpc, true)
-		q2, e2 := parseQuery(query, rpc, false)
+		q1, e1 := parseQuery(&queryAlloc{}, query, rpc, true)
+		q2, e2 := parseQuery(&queryAlloc{}, query, rpc, false)
 		if !reflect.DeepEqual(q1, q2) || !reflect.DeepEqual(e1, e2) {
 			t.Fatalf("query %q (rpc %v):\nfast    %#v %v\ngrammar %#v %v", query, rpc, q1, e1, q2, e2)
 		}

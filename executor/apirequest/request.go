@@ -59,6 +59,10 @@ type Request struct {
 	// ContentType is the body's media type, lower case, without parameters.
 	ContentType string
 	Body        []byte
+	// query is room for the parsed query string (see ParseQuery);
+	// queryTaken says a parse has used it.
+	query      queryAlloc
+	queryTaken bool
 }
 
 // Parse reads r. schemas are db_schemas, the first being the default.

@@ -48,14 +48,14 @@ type ColumnRef struct {
 	Column   string
 	Computed *schema.Function
 	JSONPath []apirequest.JSONStep
-	// Star is the whole row ("*").
-	Star bool
 	// Type is the column's type as the catalog renders it ("" when the
 	// column is unknown to the schema cache).
 	Type string
+	// Star is the whole row ("*").
+	Star bool
 	// ToJSON makes the value JSON before the JSON path applies
 	// (to_jsonb), for a value that is not json or jsonb already: a
-	// composite or an array, say.
+	// composite or an array, say. (Next to Star, the two take one word.)
 	ToJSON bool
 }
 

@@ -35,11 +35,17 @@ type builder struct {
 	depth int
 	// sameName is the first embed named like another of its level.
 	sameName *apierr.Error
+	// rootFiltered says a filter goes to the root level, which newLevel
+	// then makes with room for it (spareCondition, for the level
+	// spareFor).
+	rootFiltered   bool
+	spareCondition *firstCondition
+	spareFor       *Read
 }
 
 // BuildRead plans a read of rel for the parsed query q.
 func BuildRead(cache *schema.Cache, rel *schema.Relation, q *apirequest.Query, opts ReadOptions) (*Read, *apierr.Error) {
-	b := &builder{cache: cache, schema: rel.Schema, opts: opts}
+	b := &builder{cache: cache, schema: rel.Schema, opts: opts, rootFiltered: filtersRoot(q)}
 	root, err := b.level(rel, rel.Name, q.Select)
 	if err != nil {
 		return nil, err
@@ -75,7 +81,7 @@ func BuildRead(cache *schema.Cache, rel *schema.Relation, q *apirequest.Query, o
 func (b *builder) level(rel *schema.Relation, alias string, items []apirequest.SelectItem) (*Read, *apierr.Error) {
 	// Room for every item up front: appending then never moves Fields, so
 	// Output can point into it.
-	r := newLevel(rel, alias, b.fieldCount(rel, items))
+	r := b.newLevel(rel, alias, b.fieldCount(rel, items))
 	for _, it := range items {
 		switch it.Kind {
 		case apirequest.SelectStar:
@@ -300,7 +306,7 @@ func (b *builder) condition(lvl *Read, f *apirequest.Filter) (Condition, *apierr
 		}
 	}
 	// Field by field: flt is new and zero.
-	flt := filterStorage(lvl)
+	flt := b.filterStorage(lvl)
 	flt.Ref, flt.Op, flt.Quantifier = b.ref(lvl.Relation, f.Field), f.Op, f.Quantifier
 	flt.Language, flt.Value, flt.Values = f.Language, f.Value, f.Values
 	if err := checkFilterValue(flt); err != nil {

@@ -96,23 +96,27 @@ func CallFunction(c Call) Statement {
 // function that writes would otherwise write twice), as in PostgREST.
 func CallRead(c Call, p *plan.Read, opts ReadOptions, single bool) (Statement, *Statement) {
 	g := &gen{}
+	if single && opts.Representation.Media == apirequest.MediaJSON {
+		opts.Representation.Media = apirequest.MediaSingleObject
+	}
+	// The call's CTE and the read after it share one builder, given room
+	// for both.
+	body := bodyExpr(opts)
+	readRoom := (&gen{rootFrom: sqltext.Const("pgrst_call_rows")}).statementSize(p, opts, body)
 	var w sqltext.Builder
-	w.Grow(160 + 64*len(c.Given))
+	w.Grow(160 + 64*len(c.Given) + readRoom)
+	w.Const("with ")
 	w.Const("pgrst_call_rows as (select pgrst_call.* from ")
 	g.writeCallFrom(&w, c)
 	w.Const(" pgrst_call), ")
-	with := w.SQL()
 	g.rootFrom = sqltext.Const("pgrst_call_rows")
 	if f := c.Function; f.Returns.RelationName != "" {
 		// The rows are the returned table's: computed columns take that
 		// type, and an overloaded one cannot be chosen for a bare record.
 		g.rootAlias = p.Alias
-		g.rootRowType = sqltext.QualifiedType(f.Returns.RelationSchema, f.Returns.RelationName, 0)
+		g.rootRowSchema, g.rootRowName = f.Returns.RelationSchema, f.Returns.RelationName
 	}
-	if single && opts.Representation.Media == apirequest.MediaJSON {
-		opts.Representation.Media = apirequest.MediaSingleObject
-	}
-	return g.read(p, opts, with)
+	return g.readInto(&w, p, opts, body)
 }
 
 // paramType is a parameter's type as SQL, from the catalog's names of it

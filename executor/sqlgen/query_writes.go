@@ -14,23 +14,6 @@ import (
 // to the value-returning functions, so each shape has one definition.
 // TestGolden holds every shape to its exact text.
 
-// readStatementSize is room for a usual read statement, and
-// embedQuerySize for each embed's join, so that a statement's builder
-// allocates once.
-const (
-	readStatementSize = 640
-	embedQuerySize    = 384
-)
-
-// statementSize is room for the statement of r.
-func statementSize(r *plan.Read) int {
-	n := readStatementSize
-	for _, e := range r.Embeds {
-		n += embedQuerySize + statementSize(e.Plan) - readStatementSize
-	}
-	return n
-}
-
 // levelSource is where a level's rows come from: the root's relation
 // (or rootFrom), an embed's relationship to its parent's row, or a FROM
 // item and conditions rendered by the caller.

@@ -36,12 +36,21 @@ func Read(p *plan.Read, opts ReadOptions) (main Statement, explain *Statement) {
 // rendered before (a mutation or a function call whose rows p reads
 // through rootFrom).
 func (g *gen) read(p *plan.Read, opts ReadOptions, with sqltext.SQL) (main Statement, explain *Statement) {
+	body := bodyExpr(opts)
 	var b sqltext.Builder
-	b.Grow(statementSize(p) + with.Len())
+	b.Grow(g.statementSize(p, opts, body) + with.Len())
 	b.Const("with ")
 	b.Write(with)
+	return g.readInto(&b, p, opts, body)
+}
+
+// readInto is read after the CTE list, which b holds ("with " and the
+// list, or "with " alone), so that a write or a call renders its CTEs
+// into the statement's own builder rather than into one of their own;
+// body is bodyExpr(opts).
+func (g *gen) readInto(b *sqltext.Builder, p *plan.Read, opts ReadOptions, body sqltext.SQL) (main Statement, explain *Statement) {
 	b.Const("pgrst_source as (")
-	g.writeQuery(&b, p, levelSource{root: true})
+	g.writeQuery(b, p, levelSource{root: true})
 	b.Const(") select ")
 	total := sqltext.Const("null::bigint")
 	if opts.Count == "exact" || opts.Count == "estimated" {
@@ -57,7 +66,7 @@ func (g *gen) read(p *plan.Read, opts ReadOptions, with sqltext.SQL) (main State
 		eg := &gen{}
 		explain = &Statement{SQL: sqltext.Fmt("explain (format json) %s", eg.countQuery(p)), Args: eg.args}
 	}
-	writeColumns(&b, opts.RecordPageTotal, total, bodyExpr(opts))
+	writeColumns(b, opts.RecordPageTotal, total, body)
 	b.Write(g.extraColumns)
 	b.Const(" from pgrst_source _pgrst_t")
 	return Statement{SQL: b.SQL(), Args: g.args, RecordsPageTotal: opts.RecordPageTotal}, explain
@@ -107,11 +116,13 @@ type gen struct {
 	// keys holds the placeholder of each JSON path key bound so far.
 	keys map[jsonKey]sqltext.SQL
 	// rootFrom replaces the root relation in FROM (a CTE of written
-	// rows, a function call); rootRowType then casts the root's row for
-	// computed columns, which take the relation's row type.
-	rootFrom    sqltext.SQL
-	rootAlias   string
-	rootRowType sqltext.TypeName
+	// rows, a function call); the root's row is then cast for computed
+	// columns, which take the relation's row type, to the type named
+	// rootRowSchema.rootRowName (when set). The name is quoted only if a
+	// computed column needs it.
+	rootFrom                   sqltext.SQL
+	rootAlias                  string
+	rootRowSchema, rootRowName string
 	// extraColumns are appended to the standard result columns.
 	extraColumns sqltext.SQL
 	// rowWise holds the levels whose embeds join row by row: the levels
@@ -488,8 +499,8 @@ func (g *gen) refExpr(alias string, ref plan.ColumnRef) sqltext.SQL {
 	var v sqltext.SQL
 	if ref.Computed != nil {
 		row := sqltext.Ident(alias)
-		if !g.rootRowType.IsZero() && alias == g.rootAlias {
-			row = sqltext.Fmt("%s::%s", row, g.rootRowType.SQL())
+		if g.rootRowName != "" && alias == g.rootAlias {
+			row = sqltext.Fmt("%s::%s", row, sqltext.QualifiedType(g.rootRowSchema, g.rootRowName, 0).SQL())
 		}
 		v = sqltext.Fmt("%s(%s)", sqltext.Qualified(ref.Computed.Schema, ref.Computed.Name), row)
 	} else {

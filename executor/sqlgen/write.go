@@ -80,8 +80,13 @@ func Write(m Mutation, p *plan.Read, opts WriteOptions) Statement {
 			}
 		}
 	}
+	// The read that follows the CTEs is rendered into the same builder,
+	// given room for both.
+	body := bodyExpr(opts.ReadOptions)
+	readRoom := (&gen{rootFrom: sqltext.Const("pgrst_rows")}).statementSize(p, opts.ReadOptions, body)
 	var w sqltext.Builder
-	w.Grow(256 + 48*(len(cols)+len(m.Columns)))
+	w.Grow(256 + 48*(len(cols)+len(m.Columns)) + readRoom)
+	w.Const("with ")
 	w.Const("pgrst_mutation as (")
 	switch m.Kind {
 	case Insert:
@@ -131,13 +136,13 @@ func Write(m Mutation, p *plan.Read, opts WriteOptions) Statement {
 	}
 	w.Const("), ")
 	g.rootFrom, g.rootAlias = sqltext.Const("pgrst_rows"), p.Alias
-	g.rootRowType = sqltext.QualifiedType(m.Relation.Schema, m.Relation.Name, 0)
+	g.rootRowSchema, g.rootRowName = m.Relation.Schema, m.Relation.Name
 	if opts.CountInserted {
 		// Read once the mutation has run: the final select aggregates
 		// every row it returned first.
 		g.extraColumns = sqltext.Const(", nullif(pg_catalog.current_setting('pgrst.inserted', true), '')::bigint as pgrst_inserted")
 	}
-	st, _ := g.read(p, opts.ReadOptions, w.SQL())
+	st, _ := g.readInto(&w, p, opts.ReadOptions, body)
 	return st
 }
 

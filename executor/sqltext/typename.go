@@ -19,11 +19,10 @@ func (t TypeName) IsZero() bool { return t.sql.s == "" }
 // arrayDims dimensions; schema may be empty. It names a type the
 // database's catalog reported.
 func QualifiedType(schema, name string, arrayDims int) TypeName {
-	s := Ident(name)
 	if schema != "" {
-		s = Qualified(schema, name)
+		return TypeName{withArrayDims(Qualified(schema, name), arrayDims)}
 	}
-	return TypeName{withArrayDims(s, arrayDims)}
+	return TypeName{withArrayDims(Ident(name), arrayDims)}
 }
 
 func withArrayDims(s SQL, dims int) SQL {
