@@ -27,7 +27,7 @@ import (
 // the idle baselines. The client process reports each window's requests,
 // latencies and its own CPU time, which the process column adds to the
 // bench's, so the CPU per request covers the same work as with -client
-// in. -client in sends from the bench's process, as before; -client both
+// in; the server-side table (printServerCPU) leaves it out. -client in sends from the bench's process, as before; -client both
 // measures both ways side by side (variants pgrest:in and caddy+raw:in
 // beside pgrest and caddy+raw), to see what the framing changes.
 
@@ -191,7 +191,7 @@ func (c *clientProcess) window(variant string, wl *workload, conc int, dur time.
 	if err := c.dec.Decode(&r); err != nil {
 		return fail(err)
 	}
-	s := &sample{done: r.Done, served: r.Served, errs: r.Errs, window: r.Window, latencies: r.Latencies, cpu: r.CPU}
+	s := &sample{done: r.Done, served: r.Served, errs: r.Errs, window: r.Window, latencies: r.Latencies, clientCPU: r.CPU}
 	if r.FirstErr != "" {
 		s.firstErr = errors.New(r.FirstErr)
 	}

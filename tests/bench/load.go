@@ -42,9 +42,10 @@ type sample struct {
 	window    time.Duration
 	latencies []time.Duration
 	// cpu is this process's CPU time over the windows, their tails and a
-	// garbage collection after each; dbCPU the database server's, when
+	// garbage collection after each; clientCPU the load generator's, when
+	// it runs in a process of its own; dbCPU the database server's, when
 	// measured.
-	cpu, dbCPU time.Duration
+	cpu, clientCPU, dbCPU time.Duration
 	// gc is the garbage collection in this process during the windows.
 	gc gcStats
 }
@@ -67,17 +68,19 @@ func (s *sample) add(o *sample) {
 	s.window += o.window
 	s.latencies = append(s.latencies, o.latencies...)
 	s.cpu += o.cpu
+	s.clientCPU += o.clientCPU
 	s.dbCPU += o.dbCPU
 	s.gc.add(o.gc)
 }
 
-// cpuPerRequest is the CPU time per request served of this process and of
-// the database server.
-func (s *sample) cpuPerRequest() (self, db time.Duration) {
+// cpuPerRequest is the CPU time per request served of this process, of
+// the load generator's process and of the database server.
+func (s *sample) cpuPerRequest() (self, client, db time.Duration) {
 	if s.served == 0 {
-		return 0, 0
+		return 0, 0, 0
 	}
-	return s.cpu / time.Duration(s.served), s.dbCPU / time.Duration(s.served)
+	n := time.Duration(s.served)
+	return s.cpu / n, s.clientCPU / n, s.dbCPU / n
 }
 
 // maxErrsPerWorker stops a worker that only fails, so a broken run ends

@@ -130,3 +130,19 @@ func TestServerTimeSinceCountsEachProcess(t *testing.T) {
 		t.Errorf("since = %v, want %v", got, want)
 	}
 }
+
+// The load generator's CPU time is kept apart from the server's through
+// the windows, so that the Go side's goal can leave it out while the
+// process column still covers it.
+func TestClientCPUIsKeptApartFromTheServers(t *testing.T) {
+	var total sample
+	total.add(&sample{served: 10, cpu: 1000 * time.Microsecond, clientCPU: 600 * time.Microsecond, dbCPU: 400 * time.Microsecond})
+	total.add(&sample{served: 30, cpu: 3000 * time.Microsecond, clientCPU: 1400 * time.Microsecond, dbCPU: 800 * time.Microsecond})
+	self, client, db := total.cpuPerRequest()
+	if self != 100*time.Microsecond || client != 50*time.Microsecond || db != 30*time.Microsecond {
+		t.Errorf("per request: server %v, client %v, database %v; want 100µs, 50µs, 30µs", self, client, db)
+	}
+	if _, _, db := (&sample{}).cpuPerRequest(); db != 0 {
+		t.Errorf("no request served gives %v", db)
+	}
+}

@@ -59,6 +59,14 @@ func (p *pacer) wait(ctx context.Context, deadline time.Time) bool {
 	}
 }
 
+// caddyRawPaced names caddy+raw paced at pgrest's throughput. Pacing moves
+// the Go side's cost per request as it does the server's: a process whose
+// requests come further apart wakes more often for fewer of them (a
+// network poll, a scheduler pass and a wake-up of each goroutine per
+// request instead of several requests per pass), so pgrest's extra CPU
+// beside caddy+raw, which runs faster, mixes in the pace.
+const caddyRawPaced = "caddy+raw@pgrest"
+
 // pacedName names the raw loop paced at factor times pgrest's rate.
 func pacedName(factor float64) string {
 	if factor == 1 {

@@ -57,7 +57,7 @@ func printCPU(variants []*variant, rows []*cell, dbWhyNot, client string) {
 		fmt.Println(b.String())
 	}
 	fmt.Println("Over all rounds: CPU time of the variant's windows (their tails and a garbage collection after each included) / requests served.")
-	fmt.Println("pgrest-caddy+raw: what pgrest's Go side costs beyond Caddy's routing and a pipelined pgx client (the HTTP client's share is the same on both).")
+	fmt.Println("pgrest-caddy+raw: what pgrest's Go side costs beyond Caddy's routing and a pipelined pgx client, the HTTP client's share in both (the goal's measure is in the next table).")
 	if dbWhyNot != "" {
 		fmt.Printf("PostgreSQL's CPU time is not measured: %s.\n", dbWhyNot)
 	}
@@ -100,7 +100,8 @@ func printGoals(variants []*variant, rows []*cell, mem *rssResult, load *schemaL
 	fmt.Println("Goals:")
 	paced := indexOrNone(variants, pacedName(1))
 	raw := indexOf(variants, "raw")
-	var readRatio, goExtra, dbRatio, dbUnpaced, p99 []string
+	cr, pacedHTTP := indexOf(variants, "caddy+raw"), indexOf(variants, caddyRawPaced)
+	var readRatio, goExtra, goUnpaced, dbRatio, dbUnpaced, p99 []string
 	readMet, goMet, dbMet, p99Met := true, true, true, true
 	worst := time.Duration(0)
 	var worstCell *cell
@@ -109,9 +110,11 @@ func printGoals(variants []*variant, rows []*cell, mem *rssResult, load *schemaL
 			v := r.vs[1].median
 			readRatio = append(readRatio, fmt.Sprintf("c=%d %.2f", r.conc, v))
 			readMet = readMet && v >= 0.9
-			extra := r.cpu[0] - r.cpu[1]
-			goExtra = append(goExtra, fmt.Sprintf("c=%d %s µs", r.conc, us(extra)))
-			goMet = goMet && extra < 15*time.Microsecond
+			extra := r.serverCPU[0] - r.serverCPU[pacedHTTP]
+			goExtra = append(goExtra, fmt.Sprintf("c=%d %s µs (paced at %.2fx)", r.conc, us(extra),
+				r.rate[pacedHTTP]/max(r.rate[0], 1)))
+			goMet = goMet && extra < goCPUGoal
+			goUnpaced = append(goUnpaced, fmt.Sprintf("c=%d %s µs", r.conc, us(r.cpu[0]-r.cpu[cr])))
 			against := raw
 			if paced >= 0 {
 				against = paced
@@ -158,7 +161,10 @@ func printGoals(variants []*variant, rows []*cell, mem *rssResult, load *schemaL
 		fmt.Printf("  %-44s caddy+raw %s, raw %s (p50: pgrest %s, caddy+raw %s, raw %s)\n", "  p99 of the same cell without pgrest",
 			ms(worstCell.p99s[cr]), ms(worstCell.p99s[raw]), ms(worstCell.p50), ms(worstCell.p50s[cr]), ms(worstCell.p50s[raw]))
 	}
-	goal("items_eq Go CPU, pgrest - caddy+raw", goExtra, "< 15 µs", goMet)
+	goal("items_eq Go CPU, pgrest - caddy+raw@pgrest", goExtra, "< 15 µs", goMet)
+	if len(goUnpaced) > 0 {
+		fmt.Printf("  %-44s %s (not the goal's measure)\n", "  unpaced, with the load generator's CPU", strings.Join(goUnpaced, ", "))
+	}
 	if paced >= 0 {
 		goal("items_eq PostgreSQL CPU, pgrest/raw@pgrest", dbRatio, "<= 1.2", dbMet)
 		if len(dbUnpaced) > 0 {
