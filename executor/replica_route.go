@@ -90,8 +90,9 @@ const (
 	// elsewhere.
 	replicaFailed
 	// replicaBusy: the replica is up but could not run it now (its pool
-	// is full, a recovery conflict cancelled the statement); it stays in
-	// rotation and the transaction runs elsewhere.
+	// is full, a recovery conflict cancelled the statement or ended the
+	// connection); it stays in rotation and the transaction runs
+	// elsewhere.
 	replicaBusy
 )
 
@@ -117,10 +118,14 @@ func (e *Executor) runOnReplica(ctx context.Context, rep *Replica, spec *txSpec,
 		return res, replicaServed, nil
 	case ctx.Err() != nil:
 		return nil, replicaServed, e.clientGone(ctx, err)
+	case recoveryConflict(err):
+		// Before the closed connection: a conflict met inside a
+		// subtransaction (a function's exception block) ends the
+		// connection (FATAL) rather than the statement, and the replica
+		// is as well as after a cancelled statement.
+		return nil, replicaBusy, err
 	case pg.IsClosed() || replicaGoingAway(err):
 		return nil, replicaFailed, err
-	case recoveryConflict(err):
-		return nil, replicaBusy, err
 	}
 	return nil, replicaServed, err
 }
@@ -139,10 +144,11 @@ func replicaGoingAway(err error) bool {
 	return strings.HasPrefix(pgErr.Code, "08") // connection exceptions
 }
 
-// recoveryConflict says a replica cancelled the statement because the
-// WAL it replays conflicted with it (serialization_failure or
-// deadlock_detected, which a read-only READ COMMITTED transaction meets
-// on a replica only that way); the primary has no such conflict.
+// recoveryConflict says a replica cancelled the statement, or ended the
+// connection, because the WAL it replays conflicted with it
+// (serialization_failure or deadlock_detected, which a read-only READ
+// COMMITTED transaction meets on a replica only that way); the primary
+// has no such conflict.
 func recoveryConflict(err error) bool {
 	var pgErr *pgconn.PgError
 	return errors.As(err, &pgErr) && (pgErr.Code == "40001" || pgErr.Code == "40P01")

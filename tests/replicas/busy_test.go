@@ -1,0 +1,261 @@
+package replicas
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
+)
+
+// busySQL makes what keeps a replica busy: reads that sleep on the
+// replica only (the primary answers them at once), one of them holding a
+// lock on a table that the primary then locks, which its replay on the
+// replica cannot take until the read is cancelled.
+const busySQL = `
+create function api.sleep_on_replica(seconds float8) returns boolean stable language sql
+  as 'select pg_is_in_recovery() from pg_sleep(case when pg_is_in_recovery() then seconds else 0 end)';
+create table api.conflict_rows (id int primary key);
+insert into api.conflict_rows values (1);
+grant select on api.conflict_rows to web_anon;
+-- reads the table, then sleeps on the replica holding its lock
+create function api.read_rows_then_sleep() returns boolean stable language sql as $$
+  select pg_is_in_recovery()
+  from (select count(*) from api.conflict_rows) n,
+       pg_sleep(case when pg_is_in_recovery() then 20 else 0 end)
+$$;
+-- the same in a subtransaction (an exception block): a recovery conflict
+-- there ends the replica's connection, not only the statement
+create function api.read_rows_then_sleep_in_subtransaction() returns boolean stable language plpgsql as $$
+begin
+  begin
+    perform count(*) from api.conflict_rows;
+    perform pg_sleep(case when pg_is_in_recovery() then 20 else 0 end);
+  exception when division_by_zero then
+    null;
+  end;
+  return pg_is_in_recovery();
+end
+$$;
+grant execute on function api.sleep_on_replica(float8), api.read_rows_then_sleep(),
+  api.read_rows_then_sleep_in_subtransaction() to web_anon;
+`
+
+var busyFixturesOnce sync.Once
+
+// busyFixtures loads busySQL on the primary, once, and waits until the
+// replica has replayed it.
+func busyFixtures(t *testing.T) {
+	t.Helper()
+	var err error
+	busyFixturesOnce.Do(func() {
+		err = execSQL(db.SuperDSN, busySQL)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, 10*time.Second, "the replica has the fixtures", func() bool {
+		n, err := pgresttest.QueryInt(context.Background(), replicaAuthDSN,
+			"select count(*) from pg_proc where proname = 'read_rows_then_sleep_in_subtransaction'")
+		return err == nil && n == 1
+	})
+}
+
+// execSQL runs statements (no parameters, so several may go in one
+// string) on a connection of their own.
+func execSQL(dsn, statements string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.Background())
+	_, err = conn.Exec(ctx, statements)
+	return err
+}
+
+// asyncGet sends a GET in a goroutine; the channel gets its response, or
+// nil after a transport error, which it reports through t.
+func asyncGet(t *testing.T, s *pgresttest.Server, path string) <-chan *pgresttest.Response {
+	done := make(chan *pgresttest.Response, 1)
+	go func() {
+		res, err := s.Try(&http.Client{Timeout: time.Minute}, "GET", path, "")
+		if err != nil {
+			t.Errorf("GET %s: %v", path, err)
+		}
+		done <- res
+	}()
+	return done
+}
+
+// waitActiveOnReplica waits until a statement calling function runs on
+// the replica.
+func waitActiveOnReplica(t *testing.T, function string) {
+	t.Helper()
+	waitUntil(t, 10*time.Second, function+" running on the replica", func() bool {
+		n, err := pgresttest.QueryInt(context.Background(), replicaSuperDSN,
+			"select count(*) from pg_stat_activity where state = 'active' and wait_event = 'PgSleep' and query like '%' || $1 || '%'",
+			function)
+		return err == nil && n == 1
+	})
+}
+
+// replicaCounters are the replica metrics a read moves.
+type replicaCounters struct {
+	up, reads, failures, primaryReads, poolTimeouts float64
+}
+
+func readReplicaCounters(t *testing.T, metrics string) replicaCounters {
+	t.Helper()
+	label := `replica="127.0.0.1:` + replica.Port() + `/pgrest_replicas"`
+	return replicaCounters{
+		up:           metric(t, metrics, "caddy_pgrest_db_replica_up", label),
+		reads:        metric(t, metrics, "caddy_pgrest_db_replica_reads_total", label),
+		failures:     metric(t, metrics, "caddy_pgrest_db_replica_failures_total", label),
+		primaryReads: metric(t, metrics, "caddy_pgrest_db_replica_primary_reads_total", ""),
+		poolTimeouts: metric(t, metrics, "caddy_pgrest_db_pool_timeouts_total", ""),
+	}
+}
+
+// busyBase is base with a replica checked only every 30s: a replica
+// wrongly taken out of rotation by a read stays out for the rest of the
+// test, instead of being taken back by the next check a moment later.
+func busyBase(lines ...string) map[string]string {
+	return pgresttest.Directives(base(), append([]string{"db_replica_check_interval 30s"}, lines...)...)
+}
+
+func TestAReplicaWithEveryConnectionBusyHandsTheReadToThePrimary(t *testing.T) {
+	busyFixtures(t)
+	// db_pool is the size of each replica's pool too.
+	const acquisition = 500 * time.Millisecond
+	api, metrics := serveWithMetrics(t, busyBase("db_pool 1", "db_pool_acquisition_timeout "+acquisition.String()))
+	s := &pgresttest.Server{URL: api}
+	waitUntil(t, 10*time.Second, "the replica taken into use", func() bool { return onReplica(t, s) })
+	before := readReplicaCounters(t, metrics)
+
+	// The replica's one connection is held by a read that sleeps there.
+	slow := asyncGet(t, s, "/rpc/sleep_on_replica?seconds=3")
+	waitActiveOnReplica(t, "sleep_on_replica")
+
+	start := time.Now()
+	res := s.Get(t, "/rpc/in_recovery")
+	took := time.Since(start)
+	// Not PGRST003: the replica's pool timing out is no timeout of the
+	// request's, which the primary serves.
+	if inRecovery(t, res) {
+		t.Fatal("the read ran on the busy replica")
+	}
+	if took < acquisition {
+		t.Errorf("answered in %s: it did not wait db_pool_acquisition_timeout for the replica's connection", took)
+	}
+	t.Logf("the primary answered %s after the read arrived", took.Round(time.Millisecond))
+	during := readReplicaCounters(t, metrics)
+
+	if r := <-slow; r != nil && !inRecovery(t, r) {
+		t.Error("the slow read did not run on the replica")
+	}
+	// Still in rotation: the next read runs on the replica at once.
+	if !onReplica(t, s) {
+		t.Error("the busy replica was taken out of rotation")
+	}
+	after := readReplicaCounters(t, metrics)
+
+	if during.up != 1 {
+		t.Errorf("db_replica_up = %v while the replica was busy, want 1", during.up)
+	}
+	if got := during.failures - before.failures; got != 0 {
+		t.Errorf("db_replica_failures_total rose by %v: a busy replica is no failure", got)
+	}
+	if got := during.primaryReads - before.primaryReads; got != 1 {
+		t.Errorf("db_replica_primary_reads_total rose by %v, want 1", got)
+	}
+	if got := after.poolTimeouts - before.poolTimeouts; got != 0 {
+		t.Errorf("db_pool_timeouts_total rose by %v: only the primary's pool times a request out", got)
+	}
+	if got := after.reads - before.reads; got != 2 {
+		t.Errorf("db_replica_reads_total rose by %v, want 2 (the slow read and the last)", got)
+	}
+}
+
+func TestARecoveryConflictRunsTheReadAgainOnThePrimary(t *testing.T) {
+	busyFixtures(t)
+	// The replica's replay waits this long for the reads in its way, then
+	// cancels them (30s by default).
+	if err := execSQL(replicaSuperDSN, "alter system set max_standby_streaming_delay = '200ms'"); err != nil {
+		t.Fatal(err)
+	}
+	pgresttest.SQLInt(t, replicaSuperDSN, "select 1 from pg_reload_conf()")
+	t.Cleanup(func() {
+		if err := execSQL(replicaSuperDSN, "alter system reset max_standby_streaming_delay"); err != nil {
+			t.Error(err)
+		}
+		pgresttest.SQLInt(t, replicaSuperDSN, "select 1 from pg_reload_conf()")
+	})
+	waitUntil(t, 5*time.Second, "max_standby_streaming_delay in effect on the replica", func() bool {
+		n, err := pgresttest.QueryInt(context.Background(), replicaSuperDSN,
+			"select setting::int from pg_settings where name = 'max_standby_streaming_delay'")
+		return err == nil && n == 200
+	})
+
+	const lockConflicts = "select confl_lock from pg_stat_database_conflicts where datname = current_database()"
+	conflicts := pgresttest.SQLInt(t, replicaSuperDSN, lockConflicts)
+	for _, tt := range []struct{ name, function string }{
+		// ERROR 40001, canceling statement due to conflict with recovery
+		{"the statement cancelled", "read_rows_then_sleep"},
+		// FATAL 40001, terminating connection due to conflict with recovery
+		{"the connection ended", "read_rows_then_sleep_in_subtransaction"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			api, metrics := serveWithMetrics(t, busyBase())
+			s := &pgresttest.Server{URL: api}
+			waitUntil(t, 10*time.Second, "the replica taken into use", func() bool { return onReplica(t, s) })
+			before := readReplicaCounters(t, metrics)
+
+			start := time.Now()
+			read := asyncGet(t, s, "/rpc/"+tt.function)
+			waitActiveOnReplica(t, tt.function)
+			// ACCESS EXCLUSIVE on the primary is replayed on the replica,
+			// where the sleeping read holds the table's ACCESS SHARE.
+			if err := execSQL(db.SuperDSN, "begin; lock table api.conflict_rows in access exclusive mode; commit"); err != nil {
+				t.Fatal(err)
+			}
+			res := <-read
+			took := time.Since(start)
+			if res == nil {
+				return
+			}
+			if inRecovery(t, res) {
+				t.Fatal("the read was answered by the replica")
+			}
+			if took > 15*time.Second {
+				t.Errorf("answered after %s: the replica's read was not cancelled", took)
+			}
+			t.Logf("the primary answered %s after the read arrived", took.Round(time.Millisecond))
+			if !onReplica(t, s) {
+				t.Error("the replica was taken out of rotation")
+			}
+			after := readReplicaCounters(t, metrics)
+			if after.up != 1 {
+				t.Errorf("db_replica_up = %v, want 1", after.up)
+			}
+			if got := after.failures - before.failures; got != 0 {
+				t.Errorf("db_replica_failures_total rose by %v: a recovery conflict is no failure", got)
+			}
+			if got := after.primaryReads - before.primaryReads; got != 1 {
+				t.Errorf("db_replica_primary_reads_total rose by %v, want 1", got)
+			}
+		})
+	}
+	// What cancelled the replica's reads was a lock conflict each time.
+	// A backend reports it when it next goes idle for long or exits, as
+	// the replica's connections did when their servers stopped.
+	waitUntil(t, 15*time.Second, "two lock conflicts counted by the replica", func() bool {
+		n, err := pgresttest.QueryInt(context.Background(), replicaSuperDSN, lockConflicts)
+		return err == nil && n >= conflicts+2
+	})
+}
