@@ -146,3 +146,28 @@ func TestClientCPUIsKeptApartFromTheServers(t *testing.T) {
 		t.Errorf("no request served gives %v", db)
 	}
 }
+
+// caddy+raw's CPU per request at pgrest's pace is read on the line
+// through its paced and unpaced points, and at the nearer point outside
+// them.
+func TestCaddyRawAtPgrestsPace(t *testing.T) {
+	us := time.Microsecond
+	for _, c := range []struct {
+		pgrest, paced, unpaced float64
+		want                   time.Duration
+	}{
+		{pgrest: 5000, paced: 4000, unpaced: 6000, want: 120 * us}, // halfway
+		{pgrest: 4500, paced: 4000, unpaced: 6000, want: 130 * us},
+		{pgrest: 3000, paced: 4000, unpaced: 6000, want: 140 * us}, // slower than both
+		{pgrest: 7000, paced: 4000, unpaced: 6000, want: 100 * us}, // faster than both
+		{pgrest: 5000, paced: 6000, unpaced: 6000, want: 140 * us}, // one point
+	} {
+		r := &cell{rate: []float64{c.pgrest, c.unpaced, c.paced},
+			serverCPU: []time.Duration{0, 100 * us, 140 * us}}
+		got, slow, fast := caddyRawAtPgrestsPace(r, 1, 2)
+		if got != c.want || slow != c.paced || fast != c.unpaced {
+			t.Errorf("pgrest at %.0f, caddy+raw@pgrest at %.0f, caddy+raw at %.0f: %v between %.0f and %.0f, want %v",
+				c.pgrest, c.paced, c.unpaced, got, slow, fast, c.want)
+		}
+	}
+}

@@ -110,9 +110,10 @@ func printGoals(variants []*variant, rows []*cell, mem *rssResult, load *schemaL
 			v := r.vs[1].median
 			readRatio = append(readRatio, fmt.Sprintf("c=%d %.2f", r.conc, v))
 			readMet = readMet && v >= 0.9
-			extra := r.serverCPU[0] - r.serverCPU[pacedHTTP]
-			goExtra = append(goExtra, fmt.Sprintf("c=%d %s µs (paced at %.2fx)", r.conc, us(extra),
-				r.rate[pacedHTTP]/max(r.rate[0], 1)))
+			atPace, slow, fast := caddyRawAtPgrestsPace(r, cr, pacedHTTP)
+			extra := r.serverCPU[0] - atPace
+			goExtra = append(goExtra, fmt.Sprintf("c=%d %s µs (caddy+raw read between %.2fx and %.2fx)", r.conc, us(extra),
+				slow/max(r.rate[0], 1), fast/max(r.rate[0], 1)))
 			goMet = goMet && extra < goCPUGoal
 			goUnpaced = append(goUnpaced, fmt.Sprintf("c=%d %s µs", r.conc, us(r.cpu[0]-r.cpu[cr])))
 			against := raw
@@ -161,7 +162,7 @@ func printGoals(variants []*variant, rows []*cell, mem *rssResult, load *schemaL
 		fmt.Printf("  %-44s caddy+raw %s, raw %s (p50: pgrest %s, caddy+raw %s, raw %s)\n", "  p99 of the same cell without pgrest",
 			ms(worstCell.p99s[cr]), ms(worstCell.p99s[raw]), ms(worstCell.p50), ms(worstCell.p50s[cr]), ms(worstCell.p50s[raw]))
 	}
-	goal("items_eq Go CPU, pgrest - caddy+raw@pgrest", goExtra, "< 15 µs", goMet)
+	goal("items_eq Go CPU, pgrest - caddy+raw at its pace", goExtra, "< 15 µs", goMet)
 	if len(goUnpaced) > 0 {
 		fmt.Printf("  %-44s %s (not the goal's measure)\n", "  unpaced, with the load generator's CPU", strings.Join(goUnpaced, ", "))
 	}
