@@ -12,9 +12,9 @@ import (
 // "at pgrest's pace" is the Go side's goal: what pgrest costs beyond
 // Caddy's routing and a pipelined pgx client doing the same at the same
 // pace (caddyRawAtPgrestsPace); pgrest-caddy+raw@pgrest is the same
-// against the paced variant as measured, whatever pace it reached. The load generator's own CPU per request is shown beside it: it
-// moves with the pace and the size of the answers, and is no part of
-// pgrest's cost.
+// against the paced variant as measured, whatever pace it reached. The
+// load generator's own CPU per request is shown beside it: it moves with
+// the pace and the size of the answers, and is no part of pgrest's cost.
 func printServerCPU(variants []*variant, rows []*cell, client string) {
 	cr, paced := indexOf(variants, "caddy+raw"), indexOf(variants, caddyRawPaced)
 	http := []int{0, cr, paced}

@@ -110,6 +110,22 @@ type replicaCounters struct {
 	up, reads, failures, primaryReads, poolTimeouts float64
 }
 
+// handedOverOnce checks the counters after one read the replica could
+// not run for a reason of the moment (what): the replica still up, no
+// failure counted for it, and the read counted as the primary's.
+func handedOverOnce(t *testing.T, before, now replicaCounters, what string) {
+	t.Helper()
+	if now.up != 1 {
+		t.Errorf("db_replica_up = %v after %s, want 1", now.up, what)
+	}
+	if got := now.failures - before.failures; got != 0 {
+		t.Errorf("db_replica_failures_total rose by %v: %s is no failure", got, what)
+	}
+	if got := now.primaryReads - before.primaryReads; got != 1 {
+		t.Errorf("db_replica_primary_reads_total rose by %v, want 1", got)
+	}
+}
+
 func readReplicaCounters(t *testing.T, metrics string) replicaCounters {
 	t.Helper()
 	label := `replica="127.0.0.1:` + replica.Port() + `/pgrest_replicas"`
@@ -165,15 +181,7 @@ func TestAReplicaWithEveryConnectionBusyHandsTheReadToThePrimary(t *testing.T) {
 	}
 	after := readReplicaCounters(t, metrics)
 
-	if during.up != 1 {
-		t.Errorf("db_replica_up = %v while the replica was busy, want 1", during.up)
-	}
-	if got := during.failures - before.failures; got != 0 {
-		t.Errorf("db_replica_failures_total rose by %v: a busy replica is no failure", got)
-	}
-	if got := during.primaryReads - before.primaryReads; got != 1 {
-		t.Errorf("db_replica_primary_reads_total rose by %v, want 1", got)
-	}
+	handedOverOnce(t, before, during, "a busy replica")
 	if got := after.poolTimeouts - before.poolTimeouts; got != 0 {
 		t.Errorf("db_pool_timeouts_total rose by %v: only the primary's pool times a request out", got)
 	}
@@ -239,16 +247,7 @@ func TestARecoveryConflictRunsTheReadAgainOnThePrimary(t *testing.T) {
 			if !onReplica(t, s) {
 				t.Error("the replica was taken out of rotation")
 			}
-			after := readReplicaCounters(t, metrics)
-			if after.up != 1 {
-				t.Errorf("db_replica_up = %v, want 1", after.up)
-			}
-			if got := after.failures - before.failures; got != 0 {
-				t.Errorf("db_replica_failures_total rose by %v: a recovery conflict is no failure", got)
-			}
-			if got := after.primaryReads - before.primaryReads; got != 1 {
-				t.Errorf("db_replica_primary_reads_total rose by %v, want 1", got)
-			}
+			handedOverOnce(t, before, readReplicaCounters(t, metrics), "a recovery conflict")
 		})
 	}
 	// What cancelled the replica's reads was a lock conflict each time.
