@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
@@ -179,14 +180,9 @@ func TestAcquireIdlePingsAConnectionIdleForLong(t *testing.T) {
 
 	t.Run("a live one is pinged and taken", func(t *testing.T) {
 		warm(t, pool, 1)
-		conn, err := pool.Acquire(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		first := conn.Conn().PgConn()
-		conn.Release()
+		first := takeAndGiveBack(t, pool)
 		time.Sleep(1100 * time.Millisecond) // past pgx's second
-		conn, err = e.acquireIdle(ctx, pool)
+		conn, err := e.acquireIdle(ctx, pool)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -200,19 +196,13 @@ func TestAcquireIdlePingsAConnectionIdleForLong(t *testing.T) {
 	})
 
 	t.Run("a dead one is closed and not taken", func(t *testing.T) {
-		conn, err := pool.Acquire(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		dead := conn.Conn().PgConn()
-		pid := dead.PID()
-		conn.Release()
+		dead := takeAndGiveBack(t, pool)
 		admin := pgtest.Connect(t, testDB.dsn)
-		if _, err := admin.Exec(ctx, "select pg_terminate_backend($1)", pid); err != nil {
+		if _, err := admin.Exec(ctx, "select pg_terminate_backend($1)", dead.PID()); err != nil {
 			t.Fatal(err)
 		}
 		time.Sleep(1100 * time.Millisecond)
-		conn, err = e.acquireIdle(ctx, pool)
+		conn, err := e.acquireIdle(ctx, pool)
 		if conn != nil {
 			conn.Release()
 			t.Fatal("a connection whose server process was terminated was taken")
@@ -227,6 +217,18 @@ func TestAcquireIdlePingsAConnectionIdleForLong(t *testing.T) {
 			t.Fatalf("%d connections left in the pool, want the dead one gone", n)
 		}
 	})
+}
+
+// takeAndGiveBack takes a connection of pool and releases it at once,
+// so that it sits idle from now; it returns the connection.
+func takeAndGiveBack(t *testing.T, pool *pgxpool.Pool) *pgconn.PgConn {
+	t.Helper()
+	conn, err := pool.Acquire(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Release()
+	return conn.Conn().PgConn()
 }
 
 func TestAcquireWaitsAtMostTheAcquisitionTimeout(t *testing.T) {

@@ -167,12 +167,7 @@ func (g *gen) writeEmbedConditions(b *sqltext.Builder, parent *plan.Read, e *pla
 		b.Const(".")
 		b.Ident(pair[0])
 	}
-	for i, cond := range c.Where {
-		if i+len(pairs) > 0 {
-			b.Const(" and ")
-		}
-		g.writeCondition(b, c, cond)
-	}
+	g.writeLevelConditions(b, c, len(pairs))
 }
 
 // writeFromItem writes fromItem's text.
@@ -277,8 +272,14 @@ func (g *gen) writeConditions(b *sqltext.Builder, r *plan.Read, extra []sqltext.
 		}
 		b.Write(c)
 	}
+	g.writeLevelConditions(b, r, len(extra))
+}
+
+// writeLevelConditions writes r's own conditions joined by " and ", after
+// the written ones before them in the same where clause.
+func (g *gen) writeLevelConditions(b *sqltext.Builder, r *plan.Read, written int) {
 	for i, c := range r.Where {
-		if i+len(extra) > 0 {
+		if i+written > 0 {
 			b.Const(" and ")
 		}
 		g.writeCondition(b, r, c)

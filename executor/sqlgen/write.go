@@ -92,16 +92,21 @@ func Write(m Mutation, p *plan.Read, opts WriteOptions) Statement {
 	case Insert:
 		g.writeInsert(&w, m, table, alias, opts.CountInserted)
 	case Update:
-		// An empty PATCH selects the (no) rows instead, reading only the
-		// columns returned.
-		var returned []sqltext.SQL
-		if len(m.Columns) == 0 && len(cols) > 0 {
-			returned = make([]sqltext.SQL, len(cols))
-			for i, c := range cols {
-				returned[i] = sqltext.Fmt("%s.%s", alias, sqltext.Ident(c))
-			}
+		if len(m.Columns) == 0 {
+			// Nothing to set: touch no row, as PostgREST answers an
+			// empty PATCH, and read no column the response does not
+			// need (each needs the SELECT privilege even where no row
+			// is read).
+			w.Const("select ")
+			writeColumnNames(&w, alias, cols)
+			w.Const(" from ")
+			w.Write(table)
+			w.Const(" as ")
+			w.Write(alias)
+			w.Const(" where false")
+			break
 		}
-		w.Write(g.update(m, table, alias, returned))
+		w.Write(g.update(m, table, alias))
 	case Delete:
 		w.Write(sqltext.Fmt("delete from %s as %s%s", table, alias, g.writeWhere(m, table, alias)))
 	}
@@ -112,26 +117,14 @@ func Write(m Mutation, p *plan.Read, opts WriteOptions) Statement {
 		w.Const(" returning 1")
 	default:
 		w.Const(" returning ")
-		for i, c := range cols {
-			if i > 0 {
-				w.Const(", ")
-			}
-			w.Write(alias)
-			w.Const(".")
-			w.Ident(c)
-		}
+		writeColumnNames(&w, alias, cols)
 	}
 	w.Const("), pgrst_rows as (")
 	if len(cols) == 0 {
 		w.Const("select from pgrst_mutation")
 	} else {
 		w.Const("select ")
-		for i, c := range cols {
-			if i > 0 {
-				w.Const(", ")
-			}
-			w.Ident(c)
-		}
+		writeColumnNames(&w, sqltext.SQL{}, cols)
 		w.Const(" from pgrst_mutation")
 	}
 	w.Const("), ")
@@ -174,12 +167,7 @@ func (g *gen) writeInsert(b *sqltext.Builder, m Mutation, table, alias sqltext.S
 		return
 	}
 	b.Const(" (")
-	for i, c := range m.Columns {
-		if i > 0 {
-			b.Const(", ")
-		}
-		b.Ident(c)
-	}
+	writeColumnNames(b, sqltext.SQL{}, m.Columns)
 	b.Const(") select ")
 	for i, c := range m.Columns {
 		if i > 0 {
@@ -254,16 +242,24 @@ func (g *gen) onConflict(m Mutation, count bool) sqltext.SQL {
 	return s
 }
 
-// update renders UPDATE ... SET from the JSON payload object; returned
-// are the columns the statement returns, which a PATCH with nothing to
-// set selects instead.
-func (g *gen) update(m Mutation, table, alias sqltext.SQL, returned []sqltext.SQL) sqltext.SQL {
-	if len(m.Columns) == 0 {
-		// Nothing to set: touch no row, as PostgREST answers an empty
-		// PATCH, and read no column the response does not need (each
-		// needs the SELECT privilege even where no row is read).
-		return sqltext.Fmt("select %s from %s as %s where false", sqltext.Join(returned, ", "), table, alias)
+// writeColumnNames writes the columns named, quoted and separated by commas,
+// each after qualifier and a dot unless qualifier is empty.
+func writeColumnNames(b *sqltext.Builder, qualifier sqltext.SQL, names []string) {
+	for i, c := range names {
+		if i > 0 {
+			b.Const(", ")
+		}
+		if !qualifier.IsEmpty() {
+			b.Write(qualifier)
+			b.Const(".")
+		}
+		b.Ident(c)
 	}
+}
+
+// update renders UPDATE ... SET from the JSON payload object, which has
+// at least one column to set.
+func (g *gen) update(m Mutation, table, alias sqltext.SQL) sqltext.SQL {
 	// The payload is bound first, then the keys the defaults test, then
 	// the filter values writeWhere binds, as the text orders them.
 	payload := sqltext.Fmt("%s::json", g.paramBytes(m.Payload))
