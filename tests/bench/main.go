@@ -78,8 +78,9 @@
 //     throughput pgrest just reached in the cell (over its last two
 //     windows, or its warm-up before the first): workers take the slots
 //     of one shared schedule, one request every 1/rate, and wait for
-//     them (pace.go). pgrest/raw@pgrest in the table shows how closely
-//     its throughput matched pgrest's. -pace adds the loop at other multiples of pgrest's
+//     them (pace.go); a window that fell short of its pace owes the
+//     rest to the next ones (paceDebt). pgrest/raw@pgrest in the table
+//     shows how closely its throughput matched pgrest's. -pace adds the loop at other multiples of pgrest's
 //     throughput (-pace 0.25,0.5,1,2), to see how PostgreSQL's cost per
 //     request moves with the pace; an empty -pace leaves them all out.
 //   - caddy+raw@pgrest: caddy+raw paced the same way at pgrest's
@@ -129,7 +130,7 @@
 //     process alone, Caddy with pgrest and the baselines, the load
 //     generator's CPU left out (it is not pgrest's), against the same
 //     process's CPU per request when Caddy and the pgx client serve
-//     caddy+raw at pgrest's pace. caddy+raw@pgrest can fall a few percent
+//     caddy+raw at pgrest's pace. caddy+raw@pgrest can still fall a little
 //     short of that pace (caddy+raw's headroom over pgrest is small), so
 //     its CPU per request is read at pgrest's throughput on the line
 //     through its paced and unpaced measurements (server_cpu.go). A
@@ -557,6 +558,9 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 	// variants match.
 	var pgrestPace paceTracker
 	paceOf := func(i int) float64 { return variants[i].pace * pgrestPace.rate() }
+	// owed carries what a paced variant fell short of its pace into its
+	// next windows (paceDebt).
+	owed := make([]paceDebt, n)
 	ops := make([][]op, n)
 	for i, v := range variants {
 		if v.remote != nil {
@@ -569,7 +573,7 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 	}
 	// load runs one window of variant i, in the load generator's process
 	// or in this one.
-	load := func(i int, dur time.Duration, keepLatency bool) *sample {
+	load := func(i int, dur time.Duration, keepLatency bool, rate float64) *sample {
 		v := variants[i]
 		return withGCPercent(v.gcPercent, func() *sample {
 			if v.remote != nil {
@@ -577,9 +581,9 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 				if target == "" {
 					target = v.name
 				}
-				return v.remote.window(target, wl, conc, dur, keepLatency, paceOf(i))
+				return v.remote.window(target, wl, conc, dur, keepLatency, rate)
 			}
-			return measurePaced(ctx, dur, ops[i], keepLatency, paceOf(i))
+			return measurePaced(ctx, dur, ops[i], keepLatency, rate)
 		})
 	}
 	note := func(i int, s *sample) {
@@ -590,7 +594,7 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 	}
 	if opt.warmup > 0 {
 		for i := range variants {
-			s := load(i, opt.warmup, false)
+			s := load(i, opt.warmup, false, paceOf(i))
 			note(i, s)
 			if i == 0 {
 				pgrestPace.addWarmUp(s)
@@ -612,7 +616,10 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 				i := (rep + w + k) % n
 				// Each window ends with a garbage collection of its own
 				// garbage (measureCPU), so the next starts clean.
-				s := measureCPU(db, func() *sample { return load(i, window, variants[i].keepLatency) })
+				pace := paceOf(i)
+				rate := owed[i].rate(pace, window)
+				s := measureCPU(db, func() *sample { return load(i, window, variants[i].keepLatency, rate) })
+				owed[i].add(pace, s)
 				round[i].add(s)
 				if i == 0 {
 					pgrestPace.add(s)

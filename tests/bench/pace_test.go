@@ -49,3 +49,38 @@ func TestPaceTrackerFollowsTheMeasuredRate(t *testing.T) {
 		t.Errorf("names %q, %q", pacedName(1), pacedName(0.5))
 	}
 }
+
+func TestPaceDebtCarriesAShortfallIntoTheNextWindows(t *testing.T) {
+	var d paceDebt
+	w := 250 * time.Millisecond
+	if got := d.rate(1000, w); got != 1000 {
+		t.Errorf("rate with nothing owed %v, want the pace", got)
+	}
+	// 1000/s for 250 ms is 250 requests; 200 leaves 50 owed, spread over
+	// the next window: 1200/s.
+	d.add(1000, &sample{done: 200, window: w})
+	if got := d.rate(1000, w); got != 1200 {
+		t.Errorf("rate after a window 50 short %v, want 1200", got)
+	}
+	// Far behind, the rate stops at maxCatchUp above the pace.
+	d.add(1000, &sample{done: 0, window: w})
+	if got := d.rate(1000, w); got != 1250 {
+		t.Errorf("rate 300 requests behind %v, want 1250", got)
+	}
+	// A window 300 over its 250 settles the debt; one 250 ahead of its
+	// pace slows the next, down to maxCatchUp below.
+	d.add(1000, &sample{done: 550, window: w})
+	if got := d.rate(1000, w); got != 1000 {
+		t.Errorf("rate when even %v, want the pace", got)
+	}
+	d.add(1000, &sample{done: 500, window: w})
+	if got := d.rate(1000, w); got != 750 {
+		t.Errorf("rate 250 ahead %v, want 750", got)
+	}
+	// An unpaced variant stays unpaced and owes nothing.
+	var u paceDebt
+	u.add(0, &sample{done: 10, window: w})
+	if got := u.rate(0, w); got != 0 || u.owed != 0 {
+		t.Errorf("unpaced: rate %v, owed %v", got, u.owed)
+	}
+}

@@ -66,7 +66,9 @@ const goCPUGoal = 15 * time.Microsecond
 // serve only 1.1 to 1.3 times pgrest's throughput on this machine, so
 // after a pause (a garbage collection, a process scheduled away) the
 // paced schedule falls behind and catches up too slowly to end every
-// window on time; it has ended 2-7% short over a cell. A slower pace
+// window on time; it ended 2-8% short over a cell before windows carried
+// their shortfall into the next ones (paceDebt), and can still end a
+// little short when caddy+raw has no headroom left. A slower pace
 // makes its CPU per request higher (the reason for pacing it), which
 // would flatter pgrest. Its CPU per request is therefore read at pgrest's
 // own throughput on the line through its two measured points, paced and
