@@ -56,26 +56,21 @@ func TestPaceDebtCarriesAShortfallIntoTheNextWindows(t *testing.T) {
 	if got := d.rate(1000, w); got != 1000 {
 		t.Errorf("rate with nothing owed %v, want the pace", got)
 	}
-	// 1000/s for 250 ms is 250 requests; 200 leaves 50 owed, spread over
-	// the next window: 1200/s.
-	d.add(1000, &sample{done: 200, window: w})
-	if got := d.rate(1000, w); got != 1200 {
-		t.Errorf("rate after a window 50 short %v, want 1200", got)
-	}
-	// Far behind, the rate stops at maxCatchUp above the pace.
-	d.add(1000, &sample{done: 0, window: w})
-	if got := d.rate(1000, w); got != 1250 {
-		t.Errorf("rate 300 requests behind %v, want 1250", got)
-	}
-	// A window 300 over its 250 settles the debt; one 250 ahead of its
-	// pace slows the next, down to maxCatchUp below.
-	d.add(1000, &sample{done: 550, window: w})
-	if got := d.rate(1000, w); got != 1000 {
-		t.Errorf("rate when even %v, want the pace", got)
-	}
-	d.add(1000, &sample{done: 500, window: w})
-	if got := d.rate(1000, w); got != 750 {
-		t.Errorf("rate 250 ahead %v, want 750", got)
+	// Each window is paced at 1000/s for 250 ms: 250 requests.
+	for _, step := range []struct {
+		why  string
+		done int64
+		want float64
+	}{
+		{"50 short, owed over the next window", 200, 1200},
+		{"300 behind, stopped at maxCatchUp above", 0, 1250},
+		{"300 over its 250, the debt settled", 550, 1000},
+		{"250 ahead, stopped at maxCatchUp below", 500, 750},
+	} {
+		d.add(1000, &sample{done: step.done, window: w})
+		if got := d.rate(1000, w); got != step.want {
+			t.Errorf("%s: rate %v, want %v", step.why, got, step.want)
+		}
 	}
 	// An unpaced variant stays unpaced and owes nothing.
 	var u paceDebt
