@@ -80,9 +80,10 @@
 //     of one shared schedule, one request every 1/rate, and wait for
 //     them (pace.go); a window that fell short of its pace owes the
 //     rest to the next ones (paceDebt). pgrest/raw@pgrest in the table
-//     shows how closely its throughput matched pgrest's. -pace adds the loop at other multiples of pgrest's
-//     throughput (-pace 0.25,0.5,1,2), to see how PostgreSQL's cost per
-//     request moves with the pace; an empty -pace leaves them all out.
+//     shows how closely its throughput matched pgrest's. -pace adds the
+//     loop at other multiples of pgrest's throughput (-pace
+//     0.25,0.5,1,2), to see how PostgreSQL's cost per request moves
+//     with the pace; an empty -pace leaves them all out.
 //   - caddy+raw@pgrest: caddy+raw paced the same way at pgrest's
 //     throughput, by the load generator. It is what the Go side's goal
 //     is measured against (see CPU time per request).
