@@ -36,14 +36,17 @@ func TestMain(m *testing.M) {
 		caddycmd.Main()
 		return
 	}
+	// The database first: MustSetUp exits on failure, which would leave
+	// a provider already started running. Nothing in it verifies a
+	// certificate, so SSL_CERT_FILE is still unread (startProvider).
+	db = pgresttest.MustSetUp("pgrest_jwks", pgresttest.SQL("read.sql", fixtures.ReadSQL))
 	stop, err := startProvider()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "starting the JWKS provider:", err)
+		db.Cluster.Stop()
 		os.Exit(1)
 	}
-	db = pgresttest.MustSetUp("pgrest_jwks", pgresttest.SQL("read.sql", fixtures.ReadSQL))
-	defer stop()
-	db.Run(m)
+	db.Run(m, stop)
 }
 
 // startProvider starts the provider's Caddy serving providerDir over HTTPS

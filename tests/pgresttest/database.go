@@ -141,9 +141,15 @@ func setUpIn(ctx context.Context, cluster *pgtest.Cluster, name string, loaders 
 	return &DB{Cluster: cluster, SuperDSN: dsn}, nil
 }
 
-// Run runs the tests, stops the cluster and exits with the tests' code.
-func (db *DB) Run(m *testing.M) {
+// Run runs the tests, then stops what the package started beside the
+// cluster (after, in order), stops the cluster and exits with the tests'
+// code. A stop deferred in TestMain would never run: os.Exit skips
+// deferred calls, and a process the package started would outlive it.
+func (db *DB) Run(m *testing.M, after ...func()) {
 	code := m.Run()
+	for _, stop := range after {
+		stop()
+	}
 	db.Cluster.Stop()
 	os.Exit(code)
 }
