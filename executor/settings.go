@@ -284,24 +284,17 @@ func appendJSONString(b []byte, s string) []byte {
 
 // The arguments most requests send, made once. pgx only reads a
 // statement's arguments (it copies them into the message it sends), so
-// requests share them.
+// requests share them; clipped, an append to one copies it instead of
+// writing where another request reads.
 var (
-	noCookies   = sealedBytes("{}")
+	noCookies   = slices.Clip([]byte("{}"))
 	methodsSent = map[string][]byte{}
 )
-
-// sealedBytes is s as bytes with no room past its end, so that an append
-// to an argument shared by requests copies it instead of writing where
-// another request reads.
-func sealedBytes(s string) []byte {
-	b := []byte(s)
-	return b[:len(b):len(b)]
-}
 
 func init() {
 	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPatch,
 		http.MethodPut, http.MethodDelete, http.MethodOptions} {
-		methodsSent[m] = sealedBytes(m)
+		methodsSent[m] = slices.Clip([]byte(m))
 	}
 }
 

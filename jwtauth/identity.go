@@ -8,6 +8,7 @@ package jwtauth
 import (
 	"context"
 	"net/http"
+	"slices"
 	"time"
 )
 
@@ -46,7 +47,10 @@ type identityBytes struct {
 
 // withBytes returns id with its byte forms made.
 func (id Identity) withBytes() Identity {
-	id.bytes = &identityBytes{role: sealed(id.Role), claimsJSON: sealed(id.ClaimsJSON), user: id.User()}
+	// Clipped: the slices are shared by every request carrying the same
+	// token, and an append to one then copies instead of writing where
+	// another request reads.
+	id.bytes = &identityBytes{role: slices.Clip([]byte(id.Role)), claimsJSON: slices.Clip([]byte(id.ClaimsJSON)), user: id.User()}
 	return id
 }
 
@@ -125,12 +129,4 @@ type Config struct {
 	// OnCacheLookup, when set, is told of every token looked up in the
 	// cache and whether it was found (metrics count both).
 	OnCacheLookup func(hit bool)
-}
-
-// sealed is s as bytes with no room past its end: the slice is shared by
-// every request carrying the same token, and an append to it then copies
-// instead of writing where another request reads.
-func sealed(s string) []byte {
-	b := []byte(s)
-	return b[:len(b):len(b)]
 }

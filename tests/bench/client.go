@@ -27,9 +27,10 @@ import (
 // the idle baselines. The client process reports each window's requests,
 // latencies and its own CPU time, which the process column adds to the
 // bench's, so the CPU per request covers the same work as with -client
-// in; the server-side table (printServerCPU) leaves it out. -client in sends from the bench's process, as before; -client both
-// measures both ways side by side (variants pgrest:in and caddy+raw:in
-// beside pgrest and caddy+raw), to see what the framing changes.
+// in; the server-side table (printServerCPU) leaves it out. -client in
+// sends from the bench's process, as before; -client both measures both
+// ways side by side (variants pgrest:in and caddy+raw:in beside pgrest
+// and caddy+raw), to see what the framing changes.
 
 // runAsClient makes the bench binary run as the load generator.
 const runAsClient = "PGREST_BENCH_RUN_CLIENT"

@@ -388,8 +388,9 @@ func run(ctx context.Context, opt options) error {
 	// caddy+raw at pgrest's pace: the Go side's goal sets pgrest against
 	// Caddy's routing and the pgx client doing the same at the same pace,
 	// as PostgreSQL's does with raw@pgrest (pace.go).
-	variants = append(variants, &variant{name: caddyRawPaced, newOp: env.caddyRawOp, keepLatency: true, pace: 1, target: "caddy+raw"})
-	httpVariants := append(slices.Clone(variants[:2]), variants[len(variants)-1])
+	crPaced := &variant{name: caddyRawPaced, newOp: env.caddyRawOp, keepLatency: true, pace: 1, target: "caddy+raw"}
+	variants = append(variants, crPaced)
+	httpVariants := append(slices.Clone(variants[:2]), crPaced)
 	for _, n := range opt.diagPool {
 		name := diagPoolName(n)
 		v := &variant{name: name, newOp: env.opAt(env.diagURLs[name]), keepLatency: true}
@@ -534,15 +535,19 @@ type cell struct {
 	p50s, p99s []time.Duration
 	errs       []int64
 	firstErr   []error
-	// cpu and dbCPU are the CPU time per request of this process plus the
-	// load generator's, and of the database server, over all rounds;
-	// serverCPU is this process's alone (Caddy, pgrest, the baselines).
-	cpu, serverCPU, dbCPU []time.Duration
+	// serverCPU, clientCPU and dbCPU are the CPU time per request, over
+	// all rounds, of this process (Caddy, pgrest, the baselines), of the
+	// load generator's process and of the database server.
+	serverCPU, clientCPU, dbCPU []time.Duration
 	// gc is the garbage collection in this process during each variant's
 	// windows, and served the requests they served.
 	gc     []gcStats
 	served []int64
 }
+
+// goSideCPU is variant i's CPU time per request in this process and the
+// load generator's together: the whole Go side, client included.
+func (r *cell) goSideCPU(i int) time.Duration { return r.serverCPU[i] + r.clientCPU[i] }
 
 type ratio struct{ median, min, max float64 }
 
@@ -553,7 +558,7 @@ type ratio struct{ median, min, max float64 }
 func measureCell(ctx context.Context, opt options, wl *workload, conc int, variants []*variant, db *serverCPU) (*cell, error) {
 	n := len(variants)
 	row := &cell{workload: wl.name, conc: conc, rate: make([]float64, n), vs: make([]ratio, n),
-		errs: make([]int64, n), firstErr: make([]error, n), cpu: make([]time.Duration, n), serverCPU: make([]time.Duration, n), dbCPU: make([]time.Duration, n),
+		errs: make([]int64, n), firstErr: make([]error, n), serverCPU: make([]time.Duration, n), clientCPU: make([]time.Duration, n), dbCPU: make([]time.Duration, n),
 		p50s: make([]time.Duration, n), p99s: make([]time.Duration, n), gc: make([]gcStats, n), served: make([]int64, n)}
 	// pgrestPace follows pgrest's recent throughput, which the paced
 	// variants match.
@@ -638,9 +643,7 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 	}
 	for i := range variants {
 		row.rate[i] = median(rates[i])
-		var client time.Duration
-		row.serverCPU[i], client, row.dbCPU[i] = total[i].cpuPerRequest()
-		row.cpu[i] = row.serverCPU[i] + client
+		row.serverCPU[i], row.clientCPU[i], row.dbCPU[i] = total[i].cpuPerRequest()
 		if i > 0 {
 			row.vs[i] = ratios(rates[0], rates[i])
 		}

@@ -39,10 +39,10 @@ func printCPU(variants []*variant, rows []*cell, dbWhyNot, client string) {
 	for _, r := range rows {
 		b.Reset()
 		fmt.Fprintf(&b, "%-11s %4d          ", r.workload, r.conc)
-		for _, d := range r.cpu {
-			fmt.Fprintf(&b, " %9s", us(d))
+		for i := range variants {
+			fmt.Fprintf(&b, " %9s", us(r.goSideCPU(i)))
 		}
-		fmt.Fprintf(&b, " %17s", us(r.cpu[0]-r.cpu[indexOf(variants, "caddy+raw")]))
+		fmt.Fprintf(&b, " %17s", us(r.goSideCPU(0)-r.goSideCPU(indexOf(variants, "caddy+raw"))))
 		if dbWhyNot == "" {
 			fmt.Fprintf(&b, "             ")
 			for _, d := range r.dbCPU {
@@ -115,7 +115,7 @@ func printGoals(variants []*variant, rows []*cell, mem *rssResult, load *schemaL
 			goExtra = append(goExtra, fmt.Sprintf("c=%d %s µs (caddy+raw read between %.2fx and %.2fx)", r.conc, us(extra),
 				slow/max(r.rate[0], 1), fast/max(r.rate[0], 1)))
 			goMet = goMet && extra < goCPUGoal
-			goUnpaced = append(goUnpaced, fmt.Sprintf("c=%d %s µs", r.conc, us(r.cpu[0]-r.cpu[cr])))
+			goUnpaced = append(goUnpaced, fmt.Sprintf("c=%d %s µs", r.conc, us(r.goSideCPU(0)-r.goSideCPU(cr))))
 			against := raw
 			if paced >= 0 {
 				against = paced

@@ -43,7 +43,7 @@ func printServerCPU(variants []*variant, rows []*cell, client string) {
 		if client != "in" {
 			fmt.Fprintf(&b, "                 ")
 			for _, i := range http {
-				fmt.Fprintf(&b, " %16s", us(r.cpu[i]-r.serverCPU[i]))
+				fmt.Fprintf(&b, " %16s", us(r.clientCPU[i]))
 			}
 		}
 		fmt.Println(b.String())

@@ -7,9 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
+	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
 
 // busySQL makes what keeps a replica busy: reads that sleep on the
@@ -45,38 +44,30 @@ grant execute on function api.sleep_on_replica(float8), api.read_rows_then_sleep
   api.read_rows_then_sleep_in_subtransaction() to web_anon;
 `
 
-var busyFixturesOnce sync.Once
+var (
+	busyFixturesOnce sync.Once
+	// busyFixturesErr is the load's error, which every test using the
+	// fixtures meets, not only the first.
+	busyFixturesErr error
+)
 
 // busyFixtures loads busySQL on the primary, once, and waits until the
 // replica has replayed it.
 func busyFixtures(t *testing.T) {
 	t.Helper()
-	var err error
 	busyFixturesOnce.Do(func() {
-		err = execSQL(db.SuperDSN, busySQL)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		busyFixturesErr = pgtest.ExecSQL(ctx, db.SuperDSN, busySQL)
 	})
-	if err != nil {
-		t.Fatal(err)
+	if busyFixturesErr != nil {
+		t.Fatal(busyFixturesErr)
 	}
 	waitUntil(t, 10*time.Second, "the replica has the fixtures", func() bool {
 		n, err := pgresttest.QueryInt(context.Background(), replicaAuthDSN,
 			"select count(*) from pg_proc where proname = 'read_rows_then_sleep_in_subtransaction'")
 		return err == nil && n == 1
 	})
-}
-
-// execSQL runs statements (no parameters, so several may go in one
-// string) on a connection of their own.
-func execSQL(dsn, statements string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		return err
-	}
-	defer conn.Close(context.Background())
-	_, err = conn.Exec(ctx, statements)
-	return err
 }
 
 // asyncGet sends a GET in a goroutine; the channel gets its response, or
@@ -194,12 +185,12 @@ func TestARecoveryConflictRunsTheReadAgainOnThePrimary(t *testing.T) {
 	busyFixtures(t)
 	// The replica's replay waits this long for the reads in its way, then
 	// cancels them (30s by default).
-	if err := execSQL(replicaSuperDSN, "alter system set max_standby_streaming_delay = '200ms'"); err != nil {
-		t.Fatal(err)
-	}
+	pgtest.Exec(t, replicaSuperDSN, "alter system set max_standby_streaming_delay = '200ms'")
 	pgresttest.SQLInt(t, replicaSuperDSN, "select 1 from pg_reload_conf()")
 	t.Cleanup(func() {
-		if err := execSQL(replicaSuperDSN, "alter system reset max_standby_streaming_delay"); err != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := pgtest.ExecSQL(ctx, replicaSuperDSN, "alter system reset max_standby_streaming_delay"); err != nil {
 			t.Error(err)
 		}
 		pgresttest.SQLInt(t, replicaSuperDSN, "select 1 from pg_reload_conf()")
@@ -229,9 +220,7 @@ func TestARecoveryConflictRunsTheReadAgainOnThePrimary(t *testing.T) {
 			waitActiveOnReplica(t, tt.function)
 			// ACCESS EXCLUSIVE on the primary is replayed on the replica,
 			// where the sleeping read holds the table's ACCESS SHARE.
-			if err := execSQL(db.SuperDSN, "begin; lock table api.conflict_rows in access exclusive mode; commit"); err != nil {
-				t.Fatal(err)
-			}
+			pgtest.Exec(t, db.SuperDSN, "begin; lock table api.conflict_rows in access exclusive mode; commit")
 			res := <-read
 			took := time.Since(start)
 			if res == nil {
