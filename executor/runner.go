@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
+	"go.uber.org/zap"
 
 	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
 )
@@ -70,8 +71,17 @@ const (
 // failed.
 func (e *Executor) run(ctx context.Context, pg *pgconn.PgConn, spec *txSpec, decide txDecision) ([]*txResult, error) {
 	res, err := e.pipeline(ctx, pg, spec)
+	var resetErr *sessionResetError
+	if errors.As(err, &resetErr) {
+		e.closeUnreset(ctx, pg, resetErr)
+		return res, nil
+	}
+	var cleanFailure *failedButReset
+	if errors.As(err, &cleanFailure) {
+		return res, cleanFailure.err
+	}
 	if err != nil {
-		rollbackIfOpen(ctx, pg)
+		cleanUpAfterFailure(ctx, pg)
 		return res, err
 	}
 	if spec.decided {
@@ -81,17 +91,34 @@ func (e *Executor) run(ctx context.Context, pg *pgconn.PgConn, spec *txSpec, dec
 	if decide != nil {
 		commit, err = decide(res[len(res)-1])
 	}
-	end := "ROLLBACK"
+	end := "ROLLBACK; "
 	if commit && err == nil {
-		end = "COMMIT"
+		end = "COMMIT; "
 	}
-	if _, endErr := pg.Exec(ctx, end).ReadAll(); endErr != nil {
-		rollbackIfOpen(ctx, pg)
+	// One simple query: the end, then the session reset.
+	results, execErr := pg.Exec(ctx, end+sessionResetScript).ReadAll()
+	switch {
+	case execErr == nil:
+	case len(results) > 0 && results[0].Err == nil:
+		// The transaction ended; the reset after it failed.
+		e.closeUnreset(ctx, pg, &sessionResetError{execErr})
+	default:
+		cleanUpAfterFailure(ctx, pg)
 		if err == nil {
-			err = endErr
+			err = execErr
 		}
 	}
 	return res, err
+}
+
+// closeUnreset closes a connection whose session reset failed after its
+// transaction ended: what the request left on it must not reach the
+// next one.
+func (e *Executor) closeUnreset(ctx context.Context, pg *pgconn.PgConn, err *sessionResetError) {
+	e.logger.Warn("closing a connection whose session could not be reset", zap.Error(err))
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rollbackTimeout)
+	defer cancel()
+	_ = pg.Close(ctx)
 }
 
 // pipeline sends the transaction's statements and reads their results.
@@ -142,13 +169,13 @@ func (e *Executor) pipeline(ctx context.Context, pg *pgconn.PgConn, spec *txSpec
 		// A failed guard skips to here; the COMMIT below then rolls back.
 		p.SendPipelineSync()
 	}
-	var endSent txControl
+	var endSent txEnd
 	if spec.decided {
 		end := "ROLLBACK"
 		if spec.commit {
 			end = "COMMIT"
 		}
-		endSent = sendTxControl(p, prepared, end)
+		endSent = sendTxEnd(p, prepared, end)
 	}
 	if err := p.Sync(); err != nil {
 		_ = p.Close()
@@ -158,6 +185,8 @@ func (e *Executor) pipeline(ctx context.Context, pg *pgconn.PgConn, spec *txSpec
 	res, err := readPipeline(p, spec, parses, names, prepared, beginSent, endSent)
 	closeErr := p.Close()
 	if err != nil {
+		// A failed session reset comes with the results: the
+		// transaction ended as it should (see run).
 		return res, err
 	}
 	if closeErr != nil {
@@ -172,10 +201,9 @@ func (e *Executor) pipeline(ctx context.Context, pg *pgconn.PgConn, spec *txSpec
 // not kept (unless it is also the last): nothing reads it. A failed guard
 // returns the results with a *guardFailure.
 func readPipeline(p *pgconn.Pipeline, spec *txSpec, parses []bool, names []string, prepared *statementSet,
-	begin, end txControl) ([]*txResult, error) {
+	begin txControl, end txEnd) ([]*txResult, error) {
 	if err := begin.read(p, prepared); err != nil {
-		readAfterGuardedFailure(p, spec, prepared, end)
-		return nil, &beginError{err}
+		return nil, readAfterGuardedFailure(p, spec, prepared, end, &beginError{err})
 	}
 	// One allocation for every statement's result.
 	backing := make([]txResult, len(spec.statements))
@@ -183,8 +211,7 @@ func readPipeline(p *pgconn.Pipeline, spec *txSpec, parses []bool, names []strin
 	for i := range parses {
 		if parses[i] {
 			if err := readPrepared(p, prepared, names[i]); err != nil {
-				readAfterGuardedFailure(p, spec, prepared, end)
-				return nil, err
+				return nil, readAfterGuardedFailure(p, spec, prepared, end, err)
 			}
 		}
 		guard := i == len(results)
@@ -198,11 +225,10 @@ func readPipeline(p *pgconn.Pipeline, spec *txSpec, parses []bool, names []strin
 			}
 		}
 		if err := readResult(p, keep); err != nil {
-			readAfterGuardedFailure(p, spec, prepared, end)
 			if guard {
-				return results, &guardFailure{err}
+				return results, readAfterGuardedFailure(p, spec, prepared, end, &guardFailure{err})
 			}
-			return nil, err
+			return nil, readAfterGuardedFailure(p, spec, prepared, end, err)
 		}
 	}
 	if spec.guard != nil {
@@ -212,6 +238,10 @@ func readPipeline(p *pgconn.Pipeline, spec *txSpec, parses []bool, names []strin
 	}
 	if spec.decided {
 		if err := end.read(p, prepared); err != nil {
+			var resetErr *sessionResetError
+			if errors.As(err, &resetErr) {
+				return results, err
+			}
 			return nil, err
 		}
 	}
@@ -222,21 +252,34 @@ func readPipeline(p *pgconn.Pipeline, spec *txSpec, parses []bool, names []strin
 }
 
 // readAfterGuardedFailure reads, after a statement of a guarded
-// transaction failed before the guard's Sync, what the server still ran
-// after that Sync: the transaction's end (a COMMIT of the failed
-// transaction, which rolls it back). Its Parse, when one was sent, did
-// prepare the statement on the connection, and the statement set must
-// say so, or the next request would prepare it again and fail with 42P05.
-// Without a guard everything after the failure was skipped.
-func readAfterGuardedFailure(p *pgconn.Pipeline, spec *txSpec, prepared *statementSet, end txControl) {
+// transaction failed with err before the guard's Sync, what the server
+// still ran after that Sync: the transaction's end (a COMMIT of the failed
+// transaction, which rolls it back) and the session reset. Its Parse,
+// when one was sent, did prepare the statement on the connection, and the
+// statement set must say so, or the next request would prepare it again
+// and fail with 42P05. Without a guard everything after the failure was
+// skipped. It returns err, as a *failedButReset when the session was
+// reset: then nothing is left to clean up.
+func readAfterGuardedFailure(p *pgconn.Pipeline, spec *txSpec, prepared *statementSet, end txEnd, err error) error {
 	if spec.guard == nil {
-		return
+		return err
 	}
-	if _, err := p.GetResults(); err != nil { // the guard's Sync
-		return
+	if _, syncErr := p.GetResults(); syncErr != nil { // the guard's Sync
+		return err
 	}
-	_ = end.read(p, prepared)
+	if end.read(p, prepared) != nil {
+		return err
+	}
+	return &failedButReset{err}
 }
+
+// failedButReset is the error of a request whose transaction failed but
+// still ended, and whose session was reset, in its pipeline: the
+// connection is clean as it is.
+type failedButReset struct{ err error }
+
+func (e *failedButReset) Error() string { return e.err.Error() }
+func (e *failedButReset) Unwrap() error { return e.err }
 
 // readResult reads one statement's result into res, or reads it through
 // when res is nil.
@@ -294,25 +337,32 @@ func retryable(err error, pg *pgconn.PgConn) bool {
 	return errors.As(err, &be) && pg.IsClosed()
 }
 
-// rollbackIfOpen ends a transaction an error left open, so the connection
-// goes back to the pool idle. A connection that cannot be rolled back is
-// closed; the pool then discards it.
+// cleanUpAfterFailure ends a transaction an error left open and resets
+// the session, which the failure kept the pipeline from doing, so the
+// connection goes back to the pool idle and clean: a rollback undoes the
+// transaction's settings, but not a session-level advisory lock or a
+// sequence's currval taken in it. A connection that cannot be cleaned up
+// is closed; the pool then discards it.
 //
-// The rollback does not use the request's context: when the client went
-// away, that context is cancelled, and the connection is still worth
-// keeping once its cancelled statement has ended.
-func rollbackIfOpen(ctx context.Context, pg *pgconn.PgConn) {
-	if pg.IsClosed() || pg.TxStatus() == 'I' {
+// It does not use the request's context: when the client went away, that
+// context is cancelled, and the connection is still worth keeping once
+// its cancelled statement has ended.
+func cleanUpAfterFailure(ctx context.Context, pg *pgconn.PgConn) {
+	if pg.IsClosed() {
 		return
+	}
+	sql := sessionResetScript
+	if pg.TxStatus() != 'I' {
+		sql = "ROLLBACK; " + sql
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rollbackTimeout)
 	defer cancel()
-	if _, err := pg.Exec(ctx, "ROLLBACK").ReadAll(); err != nil {
+	if _, err := pg.Exec(ctx, sql).ReadAll(); err != nil {
 		_ = pg.Close(context.Background())
 	}
 }
 
-// rollbackTimeout bounds the ROLLBACK of a failed request; a server that
+// rollbackTimeout bounds the clean-up of a failed request; a server that
 // does not answer in that time loses the connection instead.
 const rollbackTimeout = 5 * time.Second
 

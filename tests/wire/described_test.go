@@ -71,19 +71,19 @@ func TestASteadyWriteOrCallDescribesNothing(t *testing.T) {
 			status: 201, headers: repr,
 			// BEGIN and COMMIT read-write are new to the connection: their
 			// Parse goes without a Describe of the portal.
-			wantFirst: "PDBEBEPDBDEBES", wantSteady: "BEBEBEBES"},
+			wantFirst: "PDBEBEPDBDEBE" + reset + "S", wantSteady: "BEBEBEBE" + reset + "S"},
 		{name: "a call", method: "POST", first: "/rpc/add_note", then: "/rpc/add_note",
 			firstBody: `{"id": 3, "body": "three"}`, thenBody: `{"id": 4, "body": "four"}`,
 			firstWant: `{"id":3,"body":"three"}`, thenWant: `{"id":4,"body":"four"}`,
 			status: 200, headers: user,
-			wantFirst: "BEBEPDBDEBES", wantSteady: "BEBEBEBES"},
+			wantFirst: "BEBEPDBDEBE" + reset + "S", wantSteady: "BEBEBEBE" + reset + "S"},
 		{name: "a guarded update", method: "PATCH", first: "/notes?id=eq.1", then: "/notes?id=eq.2",
 			firstBody: `{"body": "uno"}`, thenBody: `{"body": "dos"}`,
 			firstWant: `{"id":1,"body":"uno"}`, thenWant: `{"id":2,"body":"dos"}`,
 			status: 200, headers: append([]string{"Accept", "application/vnd.pgrst.object+json"}, repr...),
 			// BEGIN, the settings, the update, the guard, Sync, COMMIT,
-			// Sync.
-			wantFirst: "BEBEPDBDEPDBDESBES", wantSteady: "BEBEBEBESBES"},
+			// the session reset, Sync.
+			wantFirst: "BEBEPDBDEPDBDESBE" + reset + "S", wantSteady: "BEBEBEBESBE" + reset + "S"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			first := do(t, s, rec, c.status, c.firstWant, c.method, c.first, c.firstBody, c.headers...)
@@ -100,9 +100,9 @@ func TestASteadyWriteOrCallDescribesNothing(t *testing.T) {
 				}
 			}
 			bound := boundTexts(rec.since(0), steady)
-			if len(bound) == 0 || !strings.HasPrefix(bound[0], "BEGIN ISOLATION LEVEL READ COMMITTED READ WRITE") ||
-				bound[len(bound)-1] != "COMMIT" {
-				t.Errorf("the statements bound are, in order:\n%s\nwant BEGIN READ WRITE first and COMMIT last", strings.Join(bound, "\n"))
+			if len(bound) <= len(resetStatements) || !strings.HasPrefix(bound[0], "BEGIN ISOLATION LEVEL READ COMMITTED READ WRITE") ||
+				bound[len(bound)-len(resetStatements)-1] != "COMMIT" || !endsWithReset(bound) {
+				t.Errorf("the statements bound are, in order:\n%s\nwant BEGIN READ WRITE first, then COMMIT and the session reset last", strings.Join(bound, "\n"))
 			}
 		})
 	}
@@ -127,7 +127,7 @@ func TestAFailedGuardedWriteOnKnownStatementsLeavesTheConnectionServing(t *testi
 	msgs := do(t, s, rec, 406,
 		`{"code":"PGRST116","details":"The result contains 2 rows","hint":null,"message":"Cannot coerce the result to a single JSON object"}`,
 		"PATCH", "/notes?id=in.(20,21)", `{"body": "y"}`, single...)
-	if got := kinds(msgs); got != "BEBEBEBESBES" {
+	if got := kinds(msgs); got != "BEBEBEBESBE"+reset+"S" {
 		t.Errorf("the failed guard sent %q", got)
 	}
 	// The main statement fails before the guard, which is skipped.
@@ -182,7 +182,7 @@ func TestAResultTypeChangedByDDLIsAClientErrorUntilTheSchemaReloads(t *testing.T
 	}
 	steady := rec.mark()
 	s.Get(t, "/items?id=eq.2").ExpectStatus(t, 200)
-	if got := kinds(rec.since(steady)); got != "BEBEBEBEBES" {
+	if got := kinds(rec.since(steady)); got != "BEBEBEBEBE"+reset+"S" {
 		t.Errorf("a steady read with a pre-request sent %q", got)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -111,6 +112,27 @@ func requestMessages(t *testing.T, s *pgresttest.Server, rec *recorder, path str
 	return rec.since(mark)
 }
 
+// resetStatements are the statements that reset the session after each
+// transaction, in the order pgrest sends them (see executor's
+// session_reset.go), and reset is the messages of their Bind and Execute.
+var resetStatements = []string{
+	"CLOSE ALL",
+	"SET SESSION AUTHORIZATION DEFAULT",
+	"RESET ALL",
+	"UNLISTEN *",
+	"SELECT pg_catalog.pg_advisory_unlock_all()",
+	"DISCARD TEMP",
+	"DISCARD SEQUENCES",
+}
+
+var reset = strings.Repeat("BE", len(resetStatements))
+
+// endsWithReset says whether the statements bound end with the session
+// reset.
+func endsWithReset(bound []string) bool {
+	return len(bound) >= len(resetStatements) && slices.Equal(bound[len(bound)-len(resetStatements):], resetStatements)
+}
+
 func kinds(msgs []message) string {
 	var b strings.Builder
 	for _, m := range msgs {
@@ -137,10 +159,10 @@ func TestAReadParsesNothingOnceItsConnectionHasServedIt(t *testing.T) {
 	steady := requestMessages(t, s, rec, "/items?id=eq.3", user...)
 
 	// Bind and Execute for each of BEGIN, the settings, the main
-	// statement and COMMIT, then one Sync: one round trip, no Parse, no
-	// Describe.
-	if got, want := kinds(steady), "BEBEBEBES"; got != want {
-		t.Fatalf("a read sent %q, want %q (Bind, Execute of four named statements, then Sync): %+v", got, want, steady)
+	// statement, COMMIT and the session reset, then one Sync: one round
+	// trip, no Parse, no Describe.
+	if got, want := kinds(steady), "BEBEBEBE"+reset+"S"; got != want {
+		t.Fatalf("a read sent %q, want %q (Bind, Execute of four named statements and the reset, then Sync): %+v", got, want, steady)
 	}
 	texts := parsed(rec.since(0))
 	var bound []string
@@ -153,9 +175,9 @@ func TestAReadParsesNothingOnceItsConnectionHasServedIt(t *testing.T) {
 		}
 		bound = append(bound, texts[m.name])
 	}
-	if len(bound) != 4 || bound[0] != beginReadOnly || bound[1] != settingsSQL ||
-		!strings.Contains(bound[2], `from "api"."items"`) || bound[3] != "COMMIT" {
-		t.Errorf("the statements bound are, in order:\n%s\nwant BEGIN READ ONLY, the settings statement without app settings, the read, COMMIT",
+	if len(bound) != 4+len(resetStatements) || bound[0] != beginReadOnly || bound[1] != settingsSQL ||
+		!strings.Contains(bound[2], `from "api"."items"`) || bound[3] != "COMMIT" || !endsWithReset(bound) {
+		t.Errorf("the statements bound are, in order:\n%s\nwant BEGIN READ ONLY, the settings statement without app settings, the read, COMMIT, the session reset",
 			strings.Join(bound, "\n"))
 	}
 	// The first read prepared its main statement, the one statement
@@ -165,7 +187,7 @@ func TestAReadParsesNothingOnceItsConnectionHasServedIt(t *testing.T) {
 	if p := parsed(first); len(p) != 1 {
 		t.Errorf("the first read parsed %d statements, want 1 (the read): %v", len(p), p)
 	}
-	if got, want := kinds(first), "BEBEPDBDEBES"; got != want {
+	if got, want := kinds(first), "BEBEPDBDEBE"+reset+"S"; got != want {
 		t.Errorf("the first read sent %q, want %q", got, want)
 	}
 
@@ -174,7 +196,7 @@ func TestAReadParsesNothingOnceItsConnectionHasServedIt(t *testing.T) {
 		if p := parsed(anon); len(p) != 1 {
 			t.Errorf("the first anonymous read parsed %d statements, want 1: %v", len(p), p)
 		}
-		if got := kinds(requestMessages(t, s, rec, "/items?id=eq.5")); got != "BEBEBEBES" {
+		if got := kinds(requestMessages(t, s, rec, "/items?id=eq.5")); got != "BEBEBEBE"+reset+"S" {
 			t.Errorf("the second sent %q", got)
 		}
 	})
@@ -185,16 +207,16 @@ func TestWithoutPreparedStatementsNothingIsNamed(t *testing.T) {
 	user := bearer(t, jwt.MapClaims{"role": "webuser"})
 	for range 2 {
 		msgs := requestMessages(t, s, rec, "/items?id=eq.2", user...)
-		if got, want := kinds(msgs), "PBDEPBDEPBDEPBDES"; got != want {
-			t.Fatalf("a read sent %q, want %q (four unnamed statements, then Sync): %+v", got, want, msgs)
+		if got, want := kinds(msgs), "PBDEPBDEPBDEPBDE"+strings.Repeat("PBDE", len(resetStatements))+"S"; got != want {
+			t.Fatalf("a read sent %q, want %q (four unnamed statements and the reset, then Sync): %+v", got, want, msgs)
 		}
 		for _, m := range msgs {
 			if m.name != "" {
 				t.Errorf("%c of the named statement %q: a transaction pooler may hand the next transaction another server connection", m.kind, m.name)
 			}
 		}
-		if p := parsed(msgs); p[""] != "COMMIT" {
-			t.Errorf("the last statement parsed is %q, want COMMIT", p[""])
+		if p := parsed(msgs); p[""] != resetStatements[len(resetStatements)-1] {
+			t.Errorf("the last statement parsed is %q, want the session reset's last, %q", p[""], resetStatements[len(resetStatements)-1])
 		}
 	}
 }

@@ -1,0 +1,85 @@
+package executor
+
+import (
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// sessionReset undoes, once a request's transaction has ended, whatever
+// the request left on its connection at session level, so that nothing of
+// it reaches the next request on that connection, whoever sends it.
+//
+// pgrest sets its own settings transaction-locally, but a function the
+// request calls may not: `SET statement_timeout = '1ms'` without LOCAL,
+// set_config(…, false), `SET ROLE`, a temporary table, a WITH HOLD cursor,
+// LISTEN, a session-level advisory lock and a sequence's currval all
+// outlive the transaction, and PostgreSQL keeps them for whoever runs on
+// the connection next. These are DISCARD ALL's steps less DEALLOCATE ALL
+// and DISCARD PLANS, which would drop the statements pgrest prepared and
+// make every request prepare them again. SET SESSION AUTHORIZATION DEFAULT
+// comes before RESET ALL because RESET ALL leaves the role alone; any role
+// may run it.
+//
+// They run after COMMIT or ROLLBACK in the same pipeline, so they cost no
+// round trip, and before the Sync, so that behind PgBouncer in transaction
+// mode they reach the server connection the transaction used. On a hot
+// standby each of them is allowed (UNLISTEN too: PostgreSQL refuses LISTEN
+// there, not UNLISTEN).
+//
+// Statements a function prepares with SQL's PREPARE are left: they share
+// their namespace with pgrest's own prepared statements, which DEALLOCATE
+// ALL would drop too (see SECURITY.md).
+var sessionReset = [...]string{
+	"CLOSE ALL",
+	"SET SESSION AUTHORIZATION DEFAULT",
+	"RESET ALL",
+	"UNLISTEN *",
+	"SELECT pg_catalog.pg_advisory_unlock_all()",
+	"DISCARD TEMP",
+	"DISCARD SEQUENCES",
+}
+
+// sessionResetScript is sessionReset as one simple-protocol query, sent
+// with the end of a transaction that was not pipelined, and after a
+// failure, when the pipelined reset was skipped.
+var sessionResetScript = strings.Join(sessionReset[:], "; ")
+
+// txEnd is a transaction's end as the pipeline sends it: COMMIT or
+// ROLLBACK, then the session reset.
+type txEnd struct {
+	end   txControl
+	reset [len(sessionReset)]txControl
+}
+
+// sendTxEnd sends end (COMMIT or ROLLBACK) and the session reset.
+func sendTxEnd(p *pgconn.Pipeline, prepared *statementSet, end string) txEnd {
+	t := txEnd{end: sendTxControl(p, prepared, end)}
+	for i, sql := range sessionReset {
+		t.reset[i] = sendTxControl(p, prepared, sql)
+	}
+	return t
+}
+
+// read reads what sendTxEnd sent. A failed end is returned as it is; a
+// failed reset, after a good end, as a *sessionResetError.
+func (t txEnd) read(p *pgconn.Pipeline, prepared *statementSet) error {
+	if err := t.end.read(p, prepared); err != nil {
+		return err
+	}
+	for _, c := range t.reset {
+		if err := c.read(p, prepared); err != nil {
+			return &sessionResetError{err}
+		}
+	}
+	return nil
+}
+
+// sessionResetError is a session reset that failed after the transaction
+// ended as it should: the request's answer stands, but its connection may
+// still hold something of it, so the connection is closed instead of
+// going back to the pool.
+type sessionResetError struct{ err error }
+
+func (e *sessionResetError) Error() string { return "resetting the session: " + e.err.Error() }
+func (e *sessionResetError) Unwrap() error { return e.err }
