@@ -70,6 +70,9 @@ type SchemaSource struct {
 	// (readiness in the admin API); nil after a success. Clients are told
 	// cacheErr, which says less.
 	loadErr atomic.Pointer[string]
+	// warnedOfLoggedParameters is set once the warning that PostgreSQL
+	// logs statement parameters was given (see statement_log.go).
+	warnedOfLoggedParameters atomic.Bool
 }
 
 // NewSchemaSource makes a source reading schemas through pool. It does
@@ -216,6 +219,7 @@ func (s *SchemaSource) load(ctx context.Context) error {
 		return err
 	}
 	s.learnSessionUser(ctx, conn)
+	s.warnOfLoggedParameters(ctx, conn)
 	s.cache.Store(c)
 	schemaEpoch.Add(1)
 	s.cacheErr.Store(nil)
