@@ -25,7 +25,9 @@ type Settings struct {
 	DBConfig *bool `json:"db_config,omitempty"`
 
 	// A function, optionally schema-qualified, called before the
-	// in-database settings are read; it sets them with set_config.
+	// in-database settings are read; it sets them with set_config. It runs
+	// on a connection of its own with every pgrst.* name read back first
+	// set to empty, so a session's values never count as its.
 	DBPreConfig string `json:"db_pre_config,omitempty"`
 
 	// A function answering GET / in place of the OpenAPI document.
