@@ -179,13 +179,19 @@ func Serve(dirs map[string]string, opts Options) (*Server, []string, error) {
 // Stop stops the config Caddy runs.
 func Stop() error { return caddy.Stop() }
 
-// Start is Serve for a test: the server has base's subdirectives with
-// lines applied (see Directives), logs the adapter's warnings, and stops
-// when the test ends. Starting a server stops the one running, so start
-// one per top-level test.
+// Start is StartWith for base's subdirectives with lines applied (see
+// Directives) and no Options.
 func Start(t testing.TB, base map[string]string, lines ...string) *Server {
 	t.Helper()
-	s, warnings, err := Serve(Directives(base, lines...), Options{})
+	return StartWith(t, Directives(base, lines...), Options{})
+}
+
+// StartWith is Serve for a test: it logs the adapter's warnings, and the
+// server stops when the test ends. Starting a server stops the one
+// running, so start one per top-level test.
+func StartWith(t testing.TB, dirs map[string]string, opts Options) *Server {
+	t.Helper()
+	s, warnings, err := Serve(dirs, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
