@@ -169,7 +169,8 @@ type Handler struct {
 	// The origins browsers may call from, such as
 	// `https://app.example.com`. Empty (default) allows every origin with
 	// `Access-Control-Allow-Origin: *`; otherwise a listed origin is echoed
-	// with credentials allowed and any other gets no CORS headers.
+	// with credentials allowed, any other gets no CORS headers, and every
+	// answer says `Vary: Origin`. `null` may not be listed.
 	ServerCORSAllowedOrigins []string `json:"server_cors_allowed_origins,omitempty"`
 
 	Settings

@@ -125,6 +125,7 @@ func (l *liveConfig) build(eff *Handler) (*runtime, error) {
 		OpenAPIServerProxyURI:  eff.OpenAPIServerProxyURI,
 		AppSettings:            l.appSettings,
 		ServerTimingEnabled:    eff.ServerTimingEnabled,
+		CORSAllowList:          len(eff.ServerCORSAllowedOrigins) > 0,
 		MaxBodySize:            eff.MaxBodySize,
 		HoistedTxSettings:      eff.DBHoistedTxSettings,
 		RootSpec:               eff.DBRootSpec,
