@@ -277,7 +277,8 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 
 	base := *h
 	base.JWTSecret, base.JWTAud = secret, aud
-	h.live = &liveConfig{base: base, configuredJWTSecret: h.JWTSecret, appSettings: settings, dbURI: dbURI, channelURI: channelURI, authenticator: auth,
+	h.live = &liveConfig{base: base, configuredJWTSecret: h.JWTSecret, appSettings: settings,
+		dbURI: dbURI, channelURI: channelURI, authenticator: auth,
 		pool: h.pool, poolKey: key, replicas: replicas, logger: h.logger, ctx: ctx}
 	eff := &base
 	if *h.DBConfig {
