@@ -4,9 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/url"
-	"regexp"
-	"strings"
 
 	"github.com/caddyserver/caddy/v2"
 
@@ -112,7 +109,7 @@ func (adminAPI) handleConfig(w http.ResponseWriter, r *http.Request) error {
 	out := make([]Handler, 0, len(handlers))
 	for _, h := range handlers {
 		if rt := h.live.current.Load(); rt != nil {
-			out = append(out, rt.effective.redacted())
+			out = append(out, h.live.shown(rt.effective))
 		}
 	}
 	return writeAdminJSON(w, http.StatusOK, out)
@@ -149,68 +146,4 @@ func writeAdminJSON(w http.ResponseWriter, status int, v any) error {
 	w.WriteHeader(status)
 	_, err = w.Write(body)
 	return err
-}
-
-// redactedValue replaces a secret in the configuration.
-const redactedValue = "REDACTED"
-
-// redacted is a copy of the configuration fit to show: db_uri without its
-// password, jwt_secret and app_settings values replaced. A value that is
-// only a placeholder ({env.X}, {file.path}) or an @file reference names
-// where the secret is, not the secret, and is kept.
-func (h *Handler) redacted() Handler {
-	c := *h
-	if !namesSecret(c.DBURI) {
-		c.DBURI = redactURI(c.DBURI)
-	}
-	if c.DBChannelURI != "" && !namesSecret(c.DBChannelURI) {
-		c.DBChannelURI = redactURI(c.DBChannelURI)
-	}
-	c.DBReplicas = redactReplicas(c.DBReplicas)
-	if c.JWTSecret != "" && !namesSecret(c.JWTSecret) {
-		c.JWTSecret = redactedValue
-	}
-	if len(c.AppSettings) > 0 {
-		settings := make(map[string]string, len(c.AppSettings))
-		for k, v := range c.AppSettings {
-			if namesSecret(v) {
-				settings[k] = v
-			} else {
-				settings[k] = redactedValue
-			}
-		}
-		c.AppSettings = settings
-	}
-	return c
-}
-
-// namesSecret says v refers to a secret kept elsewhere rather than
-// holding it: a single placeholder or an @file path.
-func namesSecret(v string) bool {
-	v = strings.TrimSpace(v)
-	if strings.HasPrefix(v, "@") {
-		return true
-	}
-	return strings.HasPrefix(v, "{") && strings.HasSuffix(v, "}") && strings.Count(v, "{") == 1
-}
-
-// keywordPassword finds password=... in a keyword/value connection string,
-// quoted or not.
-var keywordPassword = regexp.MustCompile(`(?i)(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)`)
-
-// redactURI hides the password of a connection string, in a URI's user
-// info, in its password query parameter, or as a keyword/value pair.
-func redactURI(uri string) string {
-	if u, err := url.Parse(uri); err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") {
-		if _, has := u.User.Password(); has {
-			u.User = url.UserPassword(u.User.Username(), redactedValue)
-		}
-		q := u.Query()
-		if q.Has("password") {
-			q.Set("password", redactedValue)
-			u.RawQuery = q.Encode()
-		}
-		return u.String()
-	}
-	return keywordPassword.ReplaceAllString(uri, "${1}"+redactedValue)
 }

@@ -23,11 +23,20 @@ import (
 //     Access-Control-Request-Method is a preflight and is answered here,
 //     200 with an empty body, before authentication: a browser sends no
 //     token with a preflight. Any other OPTIONS goes on to pgrest's own
-//     OPTIONS answer: its Allow header and, as PostgREST's, a bare
-//     `Access-Control-Allow-Origin: *` without the preflight headers, which
-//     a browser refuses for any preflight that needs them.
+//     OPTIONS answer: its Allow header and, without an allow-list, as
+//     PostgREST's, a bare `Access-Control-Allow-Origin: *` without the
+//     preflight headers, which a browser refuses for any preflight that
+//     needs them.
 //   - Every other request with an allowed Origin gets the origin headers
 //     and Access-Control-Expose-Headers on its response, errors included.
+//
+// Beyond PostgREST, which leaves both to wai-cors' defaults, an
+// allow-list makes every answer depend on the request's Origin, so every
+// answer says `Vary: Origin` (preflights, errors, unlisted origins and
+// requests without Origin included), so that no cache hands one origin's
+// answer to another; and pgrest's OPTIONS answer carries no `*` then, so
+// it opens to no unlisted origin (a listed one gets its origin headers,
+// as on any other request).
 //
 // These constants are PostgREST's policy word for word: its method list
 // with HEAD after it (wai-cors adds the simple methods), its exposed
@@ -48,11 +57,16 @@ var corsMethods = []string{"GET", "POST", "PATCH", "PUT", "DELETE", "OPTIONS", "
 var corsSimpleHeaders = []string{"Accept", "Accept-Language", "Content-Language"}
 
 // serveCORS applies the CORS policy (server_cors_allowed_origins: allowed)
-// to r. It answers a preflight itself and
-// reports true; for every other request it sets the CORS response headers
-// that apply (none, for a request that is not an allowed CORS request) and
-// reports false, and the caller serves the request.
+// to r. With an allow-list it first adds Vary: Origin, whatever the
+// request. It answers a preflight itself and reports true; for every
+// other request it sets the CORS response headers that apply (none, for a
+// request that is not an allowed CORS request) and reports false, and the
+// caller serves the request.
 func serveCORS(w http.ResponseWriter, r *http.Request, allowed []string) bool {
+	credentials := len(allowed) > 0
+	if credentials {
+		w.Header().Add("Vary", "Origin")
+	}
 	origins, ok := r.Header["Origin"]
 	if !ok || len(origins) == 0 {
 		return false
@@ -62,7 +76,6 @@ func serveCORS(w http.ResponseWriter, r *http.Request, allowed []string) bool {
 		return false
 	}
 	origin := origins[0]
-	credentials := len(allowed) > 0
 	if credentials && !slices.Contains(allowed, origin) {
 		return false
 	}
@@ -75,7 +88,11 @@ func serveCORS(w http.ResponseWriter, r *http.Request, allowed []string) bool {
 		allowHeaders, ok := corsPreflight(r)
 		if !ok {
 			// Not a preflight pgrest approves: pgrest's own OPTIONS
-			// answer, as in PostgREST.
+			// answer, as in PostgREST. Its `*` is left out with an
+			// allow-list; a listed origin gets its own instead.
+			if credentials {
+				setCORSResponse(w.Header(), allowOrigin, credentials)
+			}
 			return false
 		}
 		hdr := w.Header()
@@ -88,10 +105,15 @@ func serveCORS(w http.ResponseWriter, r *http.Request, allowed []string) bool {
 		w.WriteHeader(http.StatusOK)
 		return true
 	}
-	hdr := w.Header()
+	setCORSResponse(w.Header(), allowOrigin, credentials)
+	return false
+}
+
+// setCORSResponse sets the CORS headers of an answer that is not a
+// preflight's.
+func setCORSResponse(hdr http.Header, allowOrigin string, credentials bool) {
 	setCORSOrigin(hdr, allowOrigin, credentials)
 	hdr.Set("Access-Control-Expose-Headers", corsExposeHeaders)
-	return false
 }
 
 func setCORSOrigin(hdr http.Header, allowOrigin string, credentials bool) {
@@ -141,16 +163,18 @@ func corsPreflight(r *http.Request) (string, bool) {
 // checkCORSOrigins refuses entries of server_cors_allowed_origins that no
 // browser's Origin can equal, since the comparison is exact: an empty
 // entry, `*` (leave the setting out to allow every origin), and anything
-// but scheme://host[:port] or `null`.
+// but scheme://host[:port]. `null` is refused too: it is the Origin of
+// every sandboxed iframe, file: page and some redirects, which any page
+// can take on, so allowing it would allow every site with credentials.
 func checkCORSOrigins(origins []string) error {
 	for _, o := range origins {
-		switch {
-		case o == "":
+		switch o {
+		case "":
 			return fmt.Errorf("server_cors_allowed_origins: empty origin")
-		case o == "*":
+		case "*":
 			return fmt.Errorf("server_cors_allowed_origins: %q is not an origin; leave server_cors_allowed_origins out to allow every origin", o)
-		case o == "null":
-			continue
+		case "null":
+			return fmt.Errorf("server_cors_allowed_origins: %q may not be allowed: sandboxed iframes and file: pages of any site send it", o)
 		}
 		u, err := url.Parse(o)
 		if err != nil || u.Scheme == "" || u.Host == "" || u.Opaque != "" || u.User != nil ||

@@ -50,7 +50,8 @@ func TestValidateServerCORSAllowedOrigins(t *testing.T) {
 		want    string // "" means valid
 	}{
 		{nil, ""},
-		{[]string{"https://app.example.com", "http://127.0.0.1:8080", "null"}, ""},
+		{[]string{"https://app.example.com", "http://127.0.0.1:8080"}, ""},
+		{[]string{"https://app.example.com", "null"}, `server_cors_allowed_origins: "null" may not be allowed`},
 		{[]string{"*"}, "leave server_cors_allowed_origins out to allow every origin"},
 		{[]string{""}, "empty origin"},
 		{[]string{"app.example.com"}, `"app.example.com" is not an origin`},
@@ -93,7 +94,9 @@ func TestServeCORS(t *testing.T) {
 			answered: true,
 			want: map[string]string{"Access-Control-Allow-Origin": "*", "Access-Control-Allow-Methods": allMethods,
 				"Access-Control-Allow-Headers": "Authorization, Foo, Bar, Accept, Accept-Language, Content-Language",
-				"Access-Control-Max-Age":       "86400", "Access-Control-Allow-Credentials": "", "Access-Control-Expose-Headers": ""},
+				"Access-Control-Max-Age":       "86400", "Access-Control-Allow-Credentials": "", "Access-Control-Expose-Headers": "",
+				// Every origin gets the same answer.
+				"Vary": ""},
 		},
 		{
 			name: "a browser's lowercase request headers are kept as sent", method: "OPTIONS",
@@ -112,17 +115,24 @@ func TestServeCORS(t *testing.T) {
 			headers:  map[string]string{"Origin": "http://example2.com", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "Content-Type"},
 			answered: true,
 			want: map[string]string{"Access-Control-Allow-Origin": "http://example2.com", "Access-Control-Allow-Credentials": "true",
-				"Access-Control-Allow-Methods": allMethods, "Access-Control-Allow-Headers": "Authorization, Content-Type, Accept, Accept-Language, Content-Language"},
+				"Access-Control-Allow-Methods": allMethods, "Access-Control-Allow-Headers": "Authorization, Content-Type, Accept, Accept-Language, Content-Language",
+				"Vary": "Origin"},
 		},
 		{
 			name: "a preflight from an origin not listed is left to pgrest's OPTIONS", allowed: restricted, method: "OPTIONS",
 			headers: map[string]string{"Origin": "http://evil.example", "Access-Control-Request-Method": "POST"},
-			want:    map[string]string{"Access-Control-Allow-Origin": "", "Access-Control-Allow-Methods": ""},
+			want:    map[string]string{"Access-Control-Allow-Origin": "", "Access-Control-Allow-Methods": "", "Vary": "Origin"},
+		},
+		{
+			name: "an allowed origin's OPTIONS that is not a preflight gets its origin, not pgrest's *", allowed: restricted, method: "OPTIONS",
+			headers: map[string]string{"Origin": "http://example.com"},
+			want: map[string]string{"Access-Control-Allow-Origin": "http://example.com", "Access-Control-Allow-Credentials": "true",
+				"Access-Control-Expose-Headers": exposed, "Access-Control-Allow-Methods": "", "Vary": "Origin"},
 		},
 		{
 			name: "origins compare exactly", allowed: restricted, method: "GET",
 			headers: map[string]string{"Origin": "HTTP://EXAMPLE.COM"},
-			want:    map[string]string{"Access-Control-Allow-Origin": ""},
+			want:    map[string]string{"Access-Control-Allow-Origin": "", "Vary": "Origin"},
 		},
 		{
 			name: "an OPTIONS without Access-Control-Request-Method is not a preflight", method: "OPTIONS",
@@ -154,7 +164,7 @@ func TestServeCORS(t *testing.T) {
 			name: "an actual request from an allowed origin gets credentials", allowed: restricted, method: "PATCH",
 			headers: map[string]string{"Origin": "http://example.com"},
 			want: map[string]string{"Access-Control-Allow-Origin": "http://example.com", "Access-Control-Allow-Credentials": "true",
-				"Access-Control-Expose-Headers": exposed},
+				"Access-Control-Expose-Headers": exposed, "Vary": "Origin"},
 		},
 		{
 			name: "a POST carrying Access-Control-Request-Method is still an actual request", method: "POST",
@@ -163,7 +173,11 @@ func TestServeCORS(t *testing.T) {
 		},
 		{
 			name: "a request without Origin is not CORS", method: "GET",
-			want: map[string]string{"Access-Control-Allow-Origin": "", "Access-Control-Expose-Headers": ""},
+			want: map[string]string{"Access-Control-Allow-Origin": "", "Access-Control-Expose-Headers": "", "Vary": ""},
+		},
+		{
+			name: "with an allow-list, a request without Origin still varies on it", allowed: restricted, method: "GET",
+			want: map[string]string{"Access-Control-Allow-Origin": "", "Vary": "Origin"},
 		},
 		{
 			name: "a WebSocket handshake is not CORS", method: "GET",

@@ -169,7 +169,8 @@ type Handler struct {
 	// The origins browsers may call from, such as
 	// `https://app.example.com`. Empty (default) allows every origin with
 	// `Access-Control-Allow-Origin: *`; otherwise a listed origin is echoed
-	// with credentials allowed and any other gets no CORS headers.
+	// with credentials allowed, any other gets no CORS headers, and every
+	// answer says `Vary: Origin`. `null` may not be listed.
 	ServerCORSAllowedOrigins []string `json:"server_cors_allowed_origins,omitempty"`
 
 	Settings
@@ -276,7 +277,8 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 
 	base := *h
 	base.JWTSecret, base.JWTAud = secret, aud
-	h.live = &liveConfig{base: base, appSettings: settings, dbURI: dbURI, channelURI: channelURI, authenticator: auth,
+	h.live = &liveConfig{base: base, configuredJWTSecret: h.JWTSecret, appSettings: settings,
+		dbURI: dbURI, channelURI: channelURI, authenticator: auth,
 		pool: h.pool, poolKey: key, replicas: replicas, logger: h.logger, ctx: ctx}
 	eff := &base
 	if *h.DBConfig {

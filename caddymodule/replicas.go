@@ -238,21 +238,4 @@ func registerReplicaMetrics(registry *prometheus.Registry) error {
 	return nil
 }
 
-// redactReplicas hides the passwords of db_replicas as redacted does
-// db_uri's.
-func redactReplicas(uris []string) []string {
-	if len(uris) == 0 {
-		return uris
-	}
-	out := make([]string, len(uris))
-	for i, uri := range uris {
-		if namesSecret(uri) {
-			out[i] = uri
-		} else {
-			out[i] = redactURI(uri)
-		}
-	}
-	return out
-}
-
 var _ caddy.Destructor = (*sharedReplicas)(nil)

@@ -45,16 +45,20 @@ type runtime struct {
 type liveConfig struct {
 	// base is the Caddyfile's configuration, defaults applied and
 	// placeholders of jwt_secret and jwt_aud resolved.
-	base          Handler
-	appSettings   []executor.Setting
-	dbURI         string
-	channelURI    string
-	authenticator string
-	pool          *sharedPool
-	poolKey       poolKey
-	replicas      *executor.ReplicaSet
-	logger        *zap.Logger
-	ctx           context.Context
+	base Handler
+	// configuredJWTSecret is jwt_secret as the Caddyfile gives it,
+	// placeholders unresolved: what the admin API shows in place of
+	// base's.
+	configuredJWTSecret string
+	appSettings         []executor.Setting
+	dbURI               string
+	channelURI          string
+	authenticator       string
+	pool                *sharedPool
+	poolKey             poolKey
+	replicas            *executor.ReplicaSet
+	logger              *zap.Logger
+	ctx                 context.Context
 
 	current atomic.Pointer[runtime]
 
@@ -121,6 +125,7 @@ func (l *liveConfig) build(eff *Handler) (*runtime, error) {
 		OpenAPIServerProxyURI:  eff.OpenAPIServerProxyURI,
 		AppSettings:            l.appSettings,
 		ServerTimingEnabled:    eff.ServerTimingEnabled,
+		CORSAllowList:          len(eff.ServerCORSAllowedOrigins) > 0,
 		MaxBodySize:            eff.MaxBodySize,
 		HoistedTxSettings:      eff.DBHoistedTxSettings,
 		RootSpec:               eff.DBRootSpec,

@@ -96,6 +96,11 @@ type Config struct {
 	AppSettings []Setting
 	// ServerTimingEnabled adds a Server-Timing header to responses.
 	ServerTimingEnabled bool
+	// CORSAllowList says server_cors_allowed_origins lists the origins
+	// that may read answers. The OPTIONS answer then carries no
+	// Access-Control-Allow-Origin: * (PostgREST's, which would open it to
+	// every origin); the CORS layer in front adds a listed origin's.
+	CORSAllowList bool
 
 	// HoistedTxSettings are the settings of a function's SET clauses that
 	// are set for the whole transaction of its call

@@ -12,7 +12,8 @@ import (
 // options answers OPTIONS with the methods the target takes in Allow,
 // as PostgREST computes them: PUT needs an insertable and updatable
 // relation with a primary key (a view's inferred one counts); a volatile
-// function is POST only.
+// function is POST only. Without a CORS allow-list it also carries
+// Access-Control-Allow-Origin: *, as PostgREST's does.
 func (e *Executor) options(req *apirequest.Request, cache *schema.Cache) (*output, error) {
 	var methods []string
 	switch req.Target {
@@ -46,8 +47,11 @@ func (e *Executor) options(req *apirequest.Request, cache *schema.Cache) (*outpu
 	default:
 		methods = []string{"OPTIONS", "GET", "HEAD"}
 	}
-	return &output{status: http.StatusOK, noBody: true, headers: http.Header{
-		"Allow":                       {strings.Join(methods, ",")},
-		"Access-Control-Allow-Origin": {"*"},
-	}}, nil
+	headers := http.Header{"Allow": {strings.Join(methods, ",")}}
+	if !e.cfg.CORSAllowList {
+		// PostgREST's OPTIONS answer opens itself to every origin, which
+		// is what a site without an allow-list does anyway.
+		headers.Set("Access-Control-Allow-Origin", "*")
+	}
+	return &output{status: http.StatusOK, noBody: true, headers: headers}, nil
 }

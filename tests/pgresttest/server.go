@@ -58,6 +58,10 @@ type Options struct {
 	// more site blocks served by the same Caddy (tests/bench serves its
 	// baseline handler there, beside pgrest).
 	Sites string
+	// Admin, when set, is the address Caddy's admin endpoint listens on,
+	// such as 127.0.0.1:2999 (the admin API and pgrest's endpoints in
+	// it); unset, the endpoint is off.
+	Admin string
 }
 
 // Directives returns a copy of base with lines applied: a line "name
@@ -81,9 +85,13 @@ func Directives(base map[string]string, lines ...string) map[string]string {
 
 // caddyfile is the Caddyfile serving pgrest with the subdirectives dirs
 // (name to the rest of the line, written in name order) on
-// http://127.0.0.1:port, with the admin endpoint, automatic HTTPS and
-// config persistence off.
+// http://127.0.0.1:port, with automatic HTTPS and config persistence off,
+// and the admin endpoint off unless opts.Admin says where it listens.
 func caddyfile(port int, dirs map[string]string, opts Options) string {
+	admin := "off"
+	if opts.Admin != "" {
+		admin = opts.Admin
+	}
 	var global, site strings.Builder
 	if opts.LogFile != "" || opts.LogLevel != "" {
 		global.WriteString("\tlog {\n")
@@ -111,8 +119,8 @@ func caddyfile(port int, dirs map[string]string, opts Options) string {
 		nested := strings.ReplaceAll(strings.TrimSuffix(handler, "\n"), "\n", "\n\t")
 		handler = fmt.Sprintf("\thandle_path %s/* {\n\t%s\n\t}\n", opts.Mount, nested)
 	}
-	return fmt.Sprintf("{\n\tadmin off\n\tauto_https off\n\tpersist_config off\n%s}\n"+
-		"http://127.0.0.1:%d {\n%s%s}\n%s", global.String(), port, site.String(), handler, opts.Sites)
+	return fmt.Sprintf("{\n\tadmin %s\n\tauto_https off\n\tpersist_config off\n%s}\n"+
+		"http://127.0.0.1:%d {\n%s%s}\n%s", admin, global.String(), port, site.String(), handler, opts.Sites)
 }
 
 // Caddyfile is the Caddyfile Serve would load for dirs on port, for a
@@ -171,13 +179,19 @@ func Serve(dirs map[string]string, opts Options) (*Server, []string, error) {
 // Stop stops the config Caddy runs.
 func Stop() error { return caddy.Stop() }
 
-// Start is Serve for a test: the server has base's subdirectives with
-// lines applied (see Directives), logs the adapter's warnings, and stops
-// when the test ends. Starting a server stops the one running, so start
-// one per top-level test.
+// Start is StartWith for base's subdirectives with lines applied (see
+// Directives) and no Options.
 func Start(t testing.TB, base map[string]string, lines ...string) *Server {
 	t.Helper()
-	s, warnings, err := Serve(Directives(base, lines...), Options{})
+	return StartWith(t, Directives(base, lines...), Options{})
+}
+
+// StartWith is Serve for a test: it logs the adapter's warnings, and the
+// server stops when the test ends. Starting a server stops the one
+// running, so start one per top-level test.
+func StartWith(t testing.TB, dirs map[string]string, opts Options) *Server {
+	t.Helper()
+	s, warnings, err := Serve(dirs, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,6 +36,15 @@ func TestCaddyfileLogOptions(t *testing.T) {
 	}
 }
 
+func TestCaddyfileAdminEndpoint(t *testing.T) {
+	got := caddyfile(1, map[string]string{"db_uri": "u"}, Options{Admin: "127.0.0.1:2999"})
+	want := "{\n\tadmin 127.0.0.1:2999\n\tauto_https off\n\tpersist_config off\n}\n" +
+		"http://127.0.0.1:1 {\n\tpgrest {\n\t\tdb_uri u\n\t}\n}\n"
+	if got != want {
+		t.Errorf("caddyfile:\n%s\nwant:\n%s", got, want)
+	}
+}
+
 func TestQuote(t *testing.T) {
 	for in, want := range map[string]string{
 		"postgres://u:p@h/db":        "postgres://u:p@h/db",

@@ -84,25 +84,19 @@ func TestMain(m *testing.M) {
 // thousands of failing requests would bury the report.
 func startServer(t testing.TB, lines ...string) *pgresttest.Server {
 	t.Helper()
-	s, warnings, err := pgresttest.Serve(pgresttest.Directives(map[string]string{
+	return pgresttest.StartWith(t, pgresttest.Directives(serverDirs(), lines...),
+		pgresttest.Options{LogFile: filepath.Join(t.TempDir(), "caddy.log")})
+}
+
+// serverDirs are the subdirectives of startServer's pgrest.
+func serverDirs() map[string]string {
+	return map[string]string{
 		"db_uri":                db.DSNFor("authenticator", "authenticator-password"),
 		"db_schemas":            "api",
 		"db_anon_role":          "web_anon",
 		"jwt_secret":            secret,
 		"db_aggregates_enabled": "true",
-	}, lines...), pgresttest.Options{LogFile: filepath.Join(t.TempDir(), "caddy.log")})
-	if err != nil {
-		t.Fatal(err)
 	}
-	for _, w := range warnings {
-		t.Logf("caddyfile warning: %s", w)
-	}
-	t.Cleanup(func() {
-		if err := pgresttest.Stop(); err != nil {
-			t.Errorf("stopping Caddy: %v", err)
-		}
-	})
-	return s
 }
 
 // userToken is a token for webuser, the role that may write items and
