@@ -37,8 +37,9 @@ type runtime struct {
 	// corsOrigins is server_cors_allowed_origins; empty allows every
 	// origin.
 	corsOrigins []string
-	// stopKeys ends the verifier's refreshing of a JWKS URL.
-	stopKeys context.CancelFunc
+	// releaseKeys gives back the reference to the key set of a JWKS
+	// URL (takeKeySet).
+	releaseKeys func()
 }
 
 // liveConfig holds the runtime in force and what rebuilding it takes.
@@ -78,14 +79,13 @@ func (l *liveConfig) build(eff *Handler) (*runtime, error) {
 		return nil, fmt.Errorf("db_anon_role: %q would run anonymous requests as the authenticator %q itself; "+
 			"name a role the authenticator is granted", eff.DBAnonRole, l.authenticator)
 	}
-	// A JWKS URL's keys are refreshed until this runtime is released.
-	keysCtx, stopKeys := context.WithCancel(l.ctx)
+	remoteKeys, releaseKeys, err := takeKeySet(eff.JWTSecret, l.logger)
+	if err != nil {
+		return nil, fmt.Errorf("configuring token verification: %w", err)
+	}
 	verifier, err := jwtauth.New(jwtauth.Config{
-		Context:       keysCtx,
-		OnCacheLookup: jwtCacheLookup,
-		OnKeysError: func(err error) {
-			l.logger.Error("fetching the JWKS; the last keys fetched stay in use", zap.Error(err))
-		},
+		RemoteKeys:       remoteKeys,
+		OnCacheLookup:    jwtCacheLookup,
 		Secret:           eff.JWTSecret,
 		SecretIsBase64:   eff.JWTSecretIsBase64,
 		Audience:         eff.JWTAud,
@@ -95,13 +95,13 @@ func (l *liveConfig) build(eff *Handler) (*runtime, error) {
 		AnonRole:         eff.DBAnonRole,
 	})
 	if err != nil {
-		stopKeys()
+		releaseKeys()
 		return nil, fmt.Errorf("configuring token verification: %w", err)
 	}
 	src, skey, created, err := takeSource(l.pool, l.poolKey, l.dbURI, eff.DBSchemas,
 		time.Duration(eff.DBPoolAcquisitionTimeout), l.logger)
 	if err != nil {
-		stopKeys()
+		releaseKeys()
 		return nil, err
 	}
 	queryLevel, _ := zapLevel(eff.LogLevel)
@@ -143,7 +143,7 @@ func (l *liveConfig) build(eff *Handler) (*runtime, error) {
 	exec, err := executor.NewShared(l.pool.Pool, src.SchemaSource, cfg, l.logger)
 	if err != nil {
 		_, _ = sources.Delete(skey)
-		stopKeys()
+		releaseKeys()
 		return nil, fmt.Errorf("creating executor: %w", err)
 	}
 	return &runtime{
@@ -157,7 +157,7 @@ func (l *liveConfig) build(eff *Handler) (*runtime, error) {
 		minimalErrors: eff.ClientErrorVerbosity == verbosityMinimal,
 		timing:        eff.ServerTimingEnabled,
 		corsOrigins:   eff.ServerCORSAllowedOrigins,
-		stopKeys:      stopKeys,
+		releaseKeys:   releaseKeys,
 	}, nil
 }
 
@@ -166,7 +166,7 @@ func release(rt *runtime) error {
 	if rt == nil {
 		return nil
 	}
-	rt.stopKeys()
+	rt.releaseKeys()
 	if _, err := sources.Delete(rt.sourceKey); err != nil {
 		return fmt.Errorf("stopping the schema cache loader: %w", err)
 	}

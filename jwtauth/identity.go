@@ -7,7 +7,6 @@ package jwtauth
 
 import (
 	"context"
-	"net/http"
 	"slices"
 	"time"
 )
@@ -119,13 +118,15 @@ type Config struct {
 	AnonRole string
 	// Now is the clock; nil means time.Now. Tests set it.
 	Now func() time.Time
-	// Context bounds the background refresh of a JWKS fetched from a URL;
-	// nil means it never stops. HTTPClient fetches it (nil: a default
-	// client), and OnKeysError is told of each failed fetch (the last good
-	// keys stay in use).
-	Context     context.Context
-	HTTPClient  *http.Client
-	OnKeysError func(error)
+	// RemoteKeys, when Secret is a JWKS URL, is that URL's key set,
+	// started already and perhaps shared with earlier Verifiers: this one
+	// uses its keys, its refresh and its limit on fetches, and fetches
+	// nothing at start. Without it, New starts a key set of its own,
+	// refreshed until Context is done (nil: never) and fetched as Fetch
+	// says.
+	RemoteKeys *RemoteKeys
+	Context    context.Context
+	Fetch      FetchOptions
 	// OnCacheLookup, when set, is told of every token looked up in the
 	// cache and whether it was found (metrics count both).
 	OnCacheLookup func(hit bool)

@@ -24,7 +24,11 @@ import (
 //     has not seen), at most once per unknownKidInterval, so tokens with
 //     made-up kids cannot make pgrest hammer the provider;
 //   - a failed fetch keeps the last good keys and is reported, then
-//     retried after retryAfterFailure.
+//     retried after retryAfterFailure;
+//   - a configuration rebuilt with the same URL takes the same RemoteKeys,
+//     so a reload neither fetches nor starts without keys.
+//
+// Where a set may come from and what it may hold: remote_policy.go.
 const (
 	defaultRefresh     = 5 * time.Minute
 	minRefresh         = 30 * time.Second
@@ -63,30 +67,57 @@ func (ks *keySet) hasKid(kid string) bool {
 	return false
 }
 
-// isJWKSURL says jwt_secret names a key set to fetch rather than holding
-// keys. http:// is recognised here to be refused with a clear message.
-func isJWKSURL(secret string) bool {
+// IsKeySetURL says jwt_secret names a key set to fetch (a JWKS URL) rather
+// than holding keys. http:// is recognised here to be refused with a clear
+// message.
+func IsKeySetURL(secret string) bool {
 	return strings.HasPrefix(secret, "https://") || strings.HasPrefix(secret, "http://")
 }
 
-// remoteKeys fetches and refreshes the key set of a URL into a Verifier.
-type remoteKeys struct {
-	url     string
-	client  *http.Client
-	store   func(*keySet)
-	onError func(error)
-	now     func() time.Time
+// RemoteKeys is the key set published at a JWKS URL, fetched and kept
+// fresh in the background. Verifiers built with the same RemoteKeys
+// (Config.RemoteKeys) share its keys, its refresh and its limit on fetches
+// for unknown kids: a configuration rebuilt with the same URL neither
+// fetches again at once nor starts without the keys fetched already.
+type RemoteKeys struct {
+	url       string
+	client    *http.Client
+	onError   func(error)
+	onWarning func(error)
+	now       func() time.Time
 
+	// keys is the last good set; the Verifiers read it.
+	keys atomic.Pointer[keySet]
 	// fetchMu makes one fetch at a time; requests that find a fetch
-	// running wait for it and share its result.
+	// running wait for it and share its result. It also guards
+	// lastIgnored.
 	fetchMu sync.Mutex
 	// lastKidFetch is when an unknown kid last caused a fetch (unix ns).
 	lastKidFetch atomic.Int64
+	// lastIgnored describes the keys the last fetch ignored, so that the
+	// warning is given when they change rather than at every refresh.
+	lastIgnored string
 }
+
+// FetchOptions say how a key set URL is fetched and whom to tell what.
+type FetchOptions struct {
+	// HTTPClient fetches the set (nil: a default client). Whatever its own
+	// policy, a redirect is followed only to an https:// URL.
+	HTTPClient *http.Client
+	// OnError is told of each failed fetch (the last good keys stay in
+	// use).
+	OnError func(error)
+	// OnWarning is told when the set holds keys that are ignored: keys
+	// pgrest would verify with but that a published set must not hold.
+	OnWarning func(error)
+}
+
+// URL is the address the key set is fetched from.
+func (r *RemoteKeys) URL() string { return r.url }
 
 // fetch reads the key set once, stores it and returns how long it may be
 // cached.
-func (r *remoteKeys) fetch(ctx context.Context) (time.Duration, error) {
+func (r *RemoteKeys) fetch(ctx context.Context) (time.Duration, error) {
 	r.fetchMu.Lock()
 	defer r.fetchMu.Unlock()
 	ctx, cancel := context.WithTimeout(ctx, fetchTimeout)
@@ -112,10 +143,13 @@ func (r *remoteKeys) fetch(ctx context.Context) (time.Duration, error) {
 		return 0, fmt.Errorf("fetching the JWKS %s: larger than %d bytes", r.url, maxJWKSBytes)
 	}
 	keys, err := parseJWKJSON(body)
+	if err == nil {
+		keys, err = r.publicKeys(keys)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("fetching the JWKS %s: %w", r.url, err)
 	}
-	r.store(newKeySet(keys))
+	r.keys.Store(newKeySet(keys))
 	return cacheLifetime(res.Header.Get("Cache-Control")), nil
 }
 
@@ -141,7 +175,7 @@ func cacheLifetime(cacheControl string) time.Duration {
 
 // run refreshes the set until ctx is done: after the cache lifetime, or
 // sooner after a failure.
-func (r *remoteKeys) run(ctx context.Context, wait time.Duration) {
+func (r *RemoteKeys) run(ctx context.Context, wait time.Duration) {
 	for {
 		timer := time.NewTimer(wait)
 		select {
@@ -166,7 +200,7 @@ func (r *remoteKeys) run(ctx context.Context, wait time.Duration) {
 // refreshForKid fetches the set at once for a token whose kid it lacks,
 // unless an unknown kid caused a fetch within unknownKidInterval; then it
 // only waits for a fetch under way, whose keys the token may need.
-func (r *remoteKeys) refreshForKid(ctx context.Context) {
+func (r *RemoteKeys) refreshForKid(ctx context.Context) {
 	now := r.now().UnixNano()
 	last := r.lastKidFetch.Load()
 	if now-last < int64(unknownKidInterval) || !r.lastKidFetch.CompareAndSwap(last, now) {
@@ -179,24 +213,25 @@ func (r *remoteKeys) refreshForKid(ctx context.Context) {
 	}
 }
 
-// startRemoteKeys fetches the set at url once and keeps it fresh in the
+// StartRemoteKeys fetches the set at url once and keeps it fresh in the
 // background until ctx is done. A failed first fetch is reported and
-// retried in the background: the server starts and refuses tokens (no key)
-// until the provider answers.
-func startRemoteKeys(ctx context.Context, url string, client *http.Client, store func(*keySet), onError func(error)) (*remoteKeys, error) {
+// retried in the background: tokens are refused (no key) until the
+// provider answers. Only an https:// url is accepted.
+func StartRemoteKeys(ctx context.Context, url string, opts FetchOptions) (*RemoteKeys, error) {
 	if !strings.HasPrefix(url, "https://") {
 		return nil, errors.New("checking jwt_secret: a JWKS URL must use https://, so the keys cannot be swapped on the way")
 	}
-	if client == nil {
-		client = &http.Client{Timeout: fetchTimeout}
+	r := &RemoteKeys{url: url, client: httpsOnly(opts.HTTPClient), onError: opts.OnError, onWarning: opts.OnWarning, now: time.Now}
+	if r.onError == nil {
+		r.onError = func(error) {}
 	}
-	if onError == nil {
-		onError = func(error) {}
+	if r.onWarning == nil {
+		r.onWarning = func(error) {}
 	}
-	r := &remoteKeys{url: url, client: client, store: store, onError: onError, now: time.Now}
+	r.keys.Store(newKeySet(nil))
 	wait, err := r.fetch(ctx)
 	if err != nil {
-		onError(err)
+		r.onError(err)
 		wait = retryAfterFailure
 	}
 	go r.run(ctx, wait)

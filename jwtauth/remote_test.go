@@ -51,21 +51,35 @@ func (s *jwksServer) set(body string, status int) {
 // collected.
 func remoteVerifier(t *testing.T, srv *jwksServer) (*Verifier, *[]error) {
 	t.Helper()
+	v, errs, _ := urlVerifier(t, srv.URL+"/.well-known/jwks.json", srv.Client())
+	return v, errs
+}
+
+// urlVerifier makes a Verifier of the key set at url, fetched with client;
+// failed fetches and warnings are collected.
+func urlVerifier(t *testing.T, url string, client *http.Client) (v *Verifier, errs, warnings *[]error) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
+	errs, warnings = collector()
+	v = newVerifier(t, Config{Secret: url, Context: ctx, Fetch: fetchOptions(client, errs, warnings)})
+	return v, errs, warnings
+}
+
+// collector makes the lists that fetchOptions fills.
+func collector() (errs, warnings *[]error) { return &[]error{}, &[]error{} }
+
+// fetchOptions fetch with client and collect failures and warnings.
+func fetchOptions(client *http.Client, errs, warnings *[]error) FetchOptions {
 	var mu sync.Mutex
-	errs := []error{}
-	v := newVerifier(t, Config{
-		Secret:     srv.URL + "/.well-known/jwks.json",
-		Context:    ctx,
-		HTTPClient: srv.Client(),
-		OnKeysError: func(err error) {
+	add := func(to *[]error) func(error) {
+		return func(err error) {
 			mu.Lock()
 			defer mu.Unlock()
-			errs = append(errs, err)
-		},
-	})
-	return v, &errs
+			*to = append(*to, err)
+		}
+	}
+	return FetchOptions{HTTPClient: client, OnError: add(errs), OnWarning: add(warnings)}
 }
 
 func rs256(t *testing.T, kid string, key any) string {

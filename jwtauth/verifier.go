@@ -39,10 +39,10 @@ const (
 // Verifier authenticates requests with one configuration. It is safe for
 // concurrent use.
 type Verifier struct {
-	// keys is the current key set: fixed for keys in jwt_secret, replaced
-	// on each refresh for a JWKS URL (remote is then set).
-	keys     atomic.Pointer[keySet]
-	remote   *remoteKeys
+	// keys holds the current key set: fixed for keys in jwt_secret; for a
+	// JWKS URL, remote's, which each refresh replaces.
+	keys     *atomic.Pointer[keySet]
+	remote   *RemoteKeys
 	audience string
 	anonRole string
 	rolePath rolePath
@@ -59,12 +59,9 @@ type Verifier struct {
 // New parses the configured keys and role claim path and returns a
 // Verifier. Its errors are configuration errors, meant to stop Provision.
 func New(cfg Config) (*Verifier, error) {
-	var keys []*verifyKey
-	if !isJWKSURL(cfg.Secret) {
-		var err error
-		if keys, err = loadKeys(cfg.Secret, cfg.SecretIsBase64); err != nil {
-			return nil, err
-		}
+	keys, remote, err := configuredKeys(cfg)
+	if err != nil {
+		return nil, err
 	}
 	roleKey := cfg.RoleClaimKey
 	if roleKey == "" {
@@ -92,18 +89,7 @@ func New(cfg Config) (*Verifier, error) {
 	if v.now == nil {
 		v.now = time.Now
 	}
-	v.keys.Store(newKeySet(keys))
-	if isJWKSURL(cfg.Secret) {
-		ctx := cfg.Context
-		if ctx == nil {
-			ctx = context.Background()
-		}
-		remote, err := startRemoteKeys(ctx, cfg.Secret, cfg.HTTPClient, v.keys.Store, cfg.OnKeysError)
-		if err != nil {
-			return nil, err
-		}
-		v.remote = remote
-	}
+	v.keys, v.remote = keys, remote
 	if cfg.CacheMaxEntries > 0 {
 		v.cache = newTokenCache(cfg.CacheMaxEntries)
 	}
@@ -116,6 +102,35 @@ func New(cfg Config) (*Verifier, error) {
 		v.anon = Identity{Role: cfg.AnonRole, Claims: claims, ClaimsJSON: js}.withBytes()
 	}
 	return v, nil
+}
+
+// configuredKeys returns where the Verifier finds its keys: those of
+// jwt_secret, or the key set of its URL, cfg.RemoteKeys or one started
+// here.
+func configuredKeys(cfg Config) (*atomic.Pointer[keySet], *RemoteKeys, error) {
+	if !IsKeySetURL(cfg.Secret) {
+		keys, err := loadKeys(cfg.Secret, cfg.SecretIsBase64)
+		if err != nil {
+			return nil, nil, err
+		}
+		static := new(atomic.Pointer[keySet])
+		static.Store(newKeySet(keys))
+		return static, nil, nil
+	}
+	remote := cfg.RemoteKeys
+	if remote == nil {
+		ctx := cfg.Context
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		var err error
+		if remote, err = StartRemoteKeys(ctx, cfg.Secret, cfg.Fetch); err != nil {
+			return nil, nil, err
+		}
+	} else if remote.URL() != cfg.Secret {
+		return nil, nil, fmt.Errorf("checking jwt_secret: the key set given is that of %s, not of %s", remote.URL(), cfg.Secret)
+	}
+	return &remote.keys, remote, nil
 }
 
 // Authenticate turns an Authorization header value ("" when absent) into an

@@ -27,8 +27,11 @@ const runAsCaddy = "PGREST_JWKS_TEST_RUN_CADDY"
 var (
 	db *pgresttest.DB
 	// provider is the identity provider's Caddy: the folder its JWKS is
-	// served from and the URL of the JWKS.
-	providerDir, jwksURL string
+	// served from, the URL of the JWKS and the provider's base URL.
+	providerDir, jwksURL, providerURL string
+	// providerLog is the provider's access log, one JSON line a request:
+	// the tests count the fetches of a key set there.
+	providerLog string
 )
 
 func TestMain(m *testing.M) {
@@ -53,6 +56,12 @@ func TestMain(m *testing.M) {
 // with a certificate of Caddy's own local CA, and makes this process trust
 // that CA (SSL_CERT_FILE, read when Go first verifies a certificate, which
 // nothing here has done yet).
+//
+// Beside the files, the provider serves what the attack tests need:
+// /to-http/<path> redirects to <path> on a plain http:// site serving the
+// same folder (where anyone on the way could swap the keys), /to-https/
+// <path> to <path> on itself, and any <path> whose <path>.down exists
+// answers 500.
 func startProvider() (func(), error) {
 	dir, err := os.MkdirTemp("", "pgrest-jwks-")
 	if err != nil {
@@ -66,19 +75,39 @@ func startProvider() (func(), error) {
 	if err != nil {
 		return nil, err
 	}
-	jwksURL = fmt.Sprintf("https://localhost:%d/.well-known/jwks.json", port)
+	plainPort, err := pgresttest.FreePort()
+	if err != nil {
+		return nil, err
+	}
+	providerURL = fmt.Sprintf("https://localhost:%d", port)
+	jwksURL = providerURL + "/.well-known/jwks.json"
+	providerLog = filepath.Join(dir, "access.log")
 	caddyfile := fmt.Sprintf(`{
 	admin off
 	persist_config off
 	skip_install_trust
 }
-https://localhost:%d {
+https://localhost:%[1]d {
 	tls internal
+	log {
+		output file %[3]s
+		format json
+	}
 	header Cache-Control "max-age=300"
-	root * %s
+	root * %[2]s
+	@toHTTP path_regexp toHTTP ^/to-http(/.*)$
+	redir @toHTTP http://localhost:%[4]d{re.toHTTP.1}
+	@toHTTPS path_regexp toHTTPS ^/to-https(/.*)$
+	redir @toHTTPS https://localhost:%[1]d{re.toHTTPS.1}
+	@down file {path}.down
+	respond @down 500
 	file_server
 }
-`, port, providerDir)
+http://localhost:%[4]d {
+	root * %[2]s
+	file_server
+}
+`, port, providerDir, providerLog, plainPort)
 	cfgPath := filepath.Join(dir, "Caddyfile")
 	if err := os.WriteFile(cfgPath, []byte(caddyfile), 0o644); err != nil {
 		return nil, err
