@@ -79,17 +79,18 @@ func TestMain(m *testing.M) {
 }
 
 // startServer serves pgrest for the fixture: schema api, anonymous role
-// web_anon, the run's secret, aggregates on. Caddy's log goes to a file of
-// the test's, since thousands of failing requests would bury the report.
-func startServer(t testing.TB) *pgresttest.Server {
+// web_anon, the run's secret, aggregates on, with lines applied (see
+// pgresttest.Directives). Caddy's log goes to a file of the test's, since
+// thousands of failing requests would bury the report.
+func startServer(t testing.TB, lines ...string) *pgresttest.Server {
 	t.Helper()
-	s, warnings, err := pgresttest.Serve(map[string]string{
+	s, warnings, err := pgresttest.Serve(pgresttest.Directives(map[string]string{
 		"db_uri":                db.DSNFor("authenticator", "authenticator-password"),
 		"db_schemas":            "api",
 		"db_anon_role":          "web_anon",
 		"jwt_secret":            secret,
 		"db_aggregates_enabled": "true",
-	}, pgresttest.Options{LogFile: filepath.Join(t.TempDir(), "caddy.log")})
+	}, lines...), pgresttest.Options{LogFile: filepath.Join(t.TempDir(), "caddy.log")})
 	if err != nil {
 		t.Fatal(err)
 	}
