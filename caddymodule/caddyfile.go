@@ -46,6 +46,7 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //	    db_pool_acquisition_timeout <duration>
 //	    db_aggregates_enabled       true|false
 //	    db_plan_enabled             true|false
+//	    db_plan_analyze_roles       <role> [<role>...]
 //	    db_prepared_statements      true|false
 //	    db_tx_end                   commit|commit-allow-override|rollback|rollback-allow-override
 //	    db_channel                  <channel>
@@ -74,7 +75,8 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 // those whose concern is Caddy's (server_port, server_host, the admin
 // server...) are refused with the Caddy directive to use instead.
 // db_role_claim_key is accepted for jwt_role_claim_key. Lists
-// (db_schemas, db_extra_search_path) may also be written comma-separated,
+// (db_schemas, db_extra_search_path, db_plan_analyze_roles) may also be
+// written comma-separated,
 // as in PostgREST's configuration file; db_extra_search_path with no value
 // adds no schema. A duration without a unit is seconds, as in PostgREST.
 // A size is bytes or a humanized size such as 10MB or 1MiB, as in Caddy's
@@ -123,6 +125,8 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			h.DBAggregatesEnabled, err = boolArg(d, sub)
 		case "db_plan_enabled":
 			h.DBPlanEnabled, err = boolArg(d, sub)
+		case "db_plan_analyze_roles":
+			h.DBPlanAnalyzeRoles, err = listArgs(d, sub, false)
 		case "db_prepared_statements":
 			h.DBPreparedStatements, err = boolPtrArg(d, sub)
 		case "db_tx_end":

@@ -97,6 +97,11 @@ func TestUnmarshalCaddyfile(t *testing.T) {
 			want:  Handler{DBPlanEnabled: true},
 		},
 		{
+			name:  "db_plan_analyze_roles takes roles as arguments, comma-separated or both",
+			input: "pgrest {\n db_plan_analyze_roles admin, developer \"QA team\"\n}",
+			want:  Handler{DBPlanAnalyzeRoles: []string{"admin", "developer", "QA team"}},
+		},
+		{
 			name:  "db_prepared_statements takes false",
 			input: "pgrest {\n db_prepared_statements false\n}",
 			want:  Handler{DBPreparedStatements: new(false)},
@@ -312,6 +317,8 @@ func TestUnmarshalCaddyfileErrors(t *testing.T) {
 		{"db_pool_acquisition_timeout refuses zero", "pgrest {\n db_pool_acquisition_timeout 0s\n}", []string{"db_pool_acquisition_timeout", "more than 0"}},
 		{"db_aggregates_enabled needs a boolean", "pgrest {\n db_aggregates_enabled yes\n}", []string{"db_aggregates_enabled", "expected true or false"}},
 		{"db_plan_enabled needs a boolean", "pgrest {\n db_plan_enabled on\n}", []string{"db_plan_enabled", "expected true or false"}},
+		{"db_plan_analyze_roles needs a role", "pgrest {\n db_plan_analyze_roles\n}", []string{"db_plan_analyze_roles", "at least one"}},
+		{"db_plan_analyze_roles refuses an empty name", "pgrest {\n db_plan_analyze_roles admin,,dev\n}", []string{"db_plan_analyze_roles", "empty name"}},
 		{"db_prepared_statements needs a boolean", "pgrest {\n db_prepared_statements off\n}", []string{"db_prepared_statements", "expected true or false"}},
 		{"db_channel_enabled needs a boolean", "pgrest {\n db_channel_enabled 1\n}", []string{"db_channel_enabled", "expected true or false"}},
 		{"jwt_secret_is_base64 needs a boolean", "pgrest {\n jwt_secret_is_base64 TRUE\n}", []string{"jwt_secret_is_base64", "expected true or false"}},

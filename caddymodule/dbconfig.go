@@ -54,6 +54,8 @@ func (h *Handler) setFromDB(name, v string) error {
 		h.DBMaxRows, err = dbInt(v)
 	case "db_plan_enabled":
 		h.DBPlanEnabled, err = dbBool(v, false)
+	case "db_plan_analyze_roles":
+		h.DBPlanAnalyzeRoles = dbList(v)
 	case "db_pre_request":
 		h.DBPreRequest = v
 	case "db_prepared_statements":

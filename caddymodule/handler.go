@@ -88,6 +88,13 @@ type Handler struct {
 	// request's statement (writes are rolled back). Default: false.
 	DBPlanEnabled bool `json:"db_plan_enabled,omitempty"`
 
+	// The roles whose plans may ask for options=analyze, which runs the
+	// statement and shows what it met, rows that row-level security hides
+	// from the role counted in "Rows Removed by Filter". Names are
+	// compared exactly with the request's role. Default: none; any other
+	// role's analyze is refused with 403 PGRST192.
+	DBPlanAnalyzeRoles []string `json:"db_plan_analyze_roles,omitempty"`
+
 	// Prepares statements and reuses them per connection. Default: true;
 	// set it to false behind PgBouncer in transaction pooling mode.
 	DBPreparedStatements *bool `json:"db_prepared_statements,omitempty"`
@@ -420,6 +427,9 @@ func (h Handler) Validate() error {
 	if err := checkNames("db_extra_search_path", h.DBExtraSearchPath); err != nil {
 		return err
 	}
+	if err := checkNames("db_plan_analyze_roles", h.DBPlanAnalyzeRoles); err != nil {
+		return err
+	}
 	if h.DBAnonRole == "none" {
 		return fmt.Errorf(`db_anon_role: "none" would run anonymous requests as the authenticator itself; ` +
 			"name a role the authenticator is granted, or leave db_anon_role out to refuse anonymous requests")
@@ -477,7 +487,8 @@ func (h Handler) Validate() error {
 	return h.validateSettings()
 }
 
-// checkNames refuses empty and repeated names in a list of schemas.
+// checkNames refuses empty and repeated names in a list of schemas or
+// roles.
 func checkNames(field string, names []string) error {
 	for i, n := range names {
 		if strings.TrimSpace(n) == "" {

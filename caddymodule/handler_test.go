@@ -91,6 +91,8 @@ func TestValidate(t *testing.T) {
 		{"db_schemas refuses a repeated name", func(h *Handler) { h.DBSchemas = []string{"api", "api"} }, `db_schemas: "api" is listed twice`},
 		{"db_extra_search_path refuses an empty name", func(h *Handler) { h.DBExtraSearchPath = []string{""} }, "db_extra_search_path: name 1 is empty"},
 		{"db_extra_search_path may be empty", func(h *Handler) { h.DBExtraSearchPath = []string{} }, ""},
+		{"db_plan_analyze_roles refuses an empty name", func(h *Handler) { h.DBPlanAnalyzeRoles = []string{"admin", " "} }, "db_plan_analyze_roles: name 2 is empty"},
+		{"db_plan_analyze_roles refuses a repeated name", func(h *Handler) { h.DBPlanAnalyzeRoles = []string{"admin", "admin"} }, `db_plan_analyze_roles: "admin" is listed twice`},
 		{"db_anon_role refuses none, which runs as the authenticator", func(h *Handler) { h.DBAnonRole = "none" }, `db_anon_role: "none" would run anonymous requests as the authenticator`},
 		{"db_anon_role accepts NONE, a role of that name", func(h *Handler) { h.DBAnonRole = "NONE" }, ""},
 		{"db_max_rows refuses a negative cap", func(h *Handler) { h.DBMaxRows = -1 }, "db_max_rows: must be 0 (no cap) or more, got -1"},

@@ -181,13 +181,15 @@ func TestInDatabaseSettingsOverTheCaddyfile(t *testing.T) {
 		"db_prepared_statements": "FALSE",
 		"jwt_cache_max_lifetime": "60",
 		"server_trace_header":    "X-Trace",
+		"db_plan_analyze_roles":  "admin, developer",
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(eff.DBSchemas, []string{"tenant1", "tenant2"}) || eff.DBAnonRole != "db_anon" ||
 		len(eff.DBExtraSearchPath) != 0 || *eff.DBPreparedStatements || eff.ServerTraceHeader != "X-Trace" ||
-		eff.JWTCacheMaxLifetime != caddy.Duration(time.Minute) {
+		eff.JWTCacheMaxLifetime != caddy.Duration(time.Minute) ||
+		!reflect.DeepEqual(eff.DBPlanAnalyzeRoles, []string{"admin", "developer"}) {
 		t.Errorf("database values did not win: %+v", eff)
 	}
 	if eff.DBMaxRows != 10 {

@@ -115,6 +115,7 @@ func (l *liveConfig) build(eff *Handler) (*runtime, error) {
 		PoolAcquisitionTimeout: time.Duration(eff.DBPoolAcquisitionTimeout),
 		AggregatesEnabled:      eff.DBAggregatesEnabled,
 		PlanEnabled:            eff.DBPlanEnabled,
+		PlanAnalyzeRoles:       eff.DBPlanAnalyzeRoles,
 		PreparedStatements:     *eff.DBPreparedStatements,
 		TxEnd:                  executor.TxEnd(eff.DBTxEnd),
 		Channel:                eff.DBChannel,

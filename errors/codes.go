@@ -239,6 +239,27 @@ func PayloadTooLarge(limit int64) *Error {
 		Hint:    "Send a smaller body, or split the rows over several requests."}
 }
 
+// QueryTooComplex (PGRST191): the query string asks for more work than
+// pgrest takes on in one request (SECURITY.md, Limits): embeds nested too
+// deep or too many, too many select items or filters, and/or nested too
+// deep. details says which limit.
+func QueryTooComplex(details string) *Error {
+	return &Error{Status: http.StatusBadRequest, Code: "PGRST191",
+		Message: "The query string is over a limit of pgrest",
+		Details: str(details),
+		Hint:    "Ask for less in one request, or split it over several."}
+}
+
+// PlanAnalyzeNotAllowed (PGRST192): an execution plan with options=analyze
+// asked for by a role not in db_plan_analyze_roles. An analyzed plan runs
+// the statement and counts the rows row-level security removes.
+func PlanAnalyzeNotAllowed(role string) *Error {
+	return &Error{Status: http.StatusForbidden, Code: "PGRST192",
+		Message: "The plan option analyze is not allowed",
+		Details: `The role "` + role + `" is not in db_plan_analyze_roles.`,
+		Hint:    "Ask for the plan without options=analyze."}
+}
+
 // --- group 2: schema cache ---
 
 // NoRelationship (PGRST200): no foreign key joins parent and child.

@@ -70,6 +70,9 @@ type Config struct {
 	AggregatesEnabled bool
 	// PlanEnabled answers the plan media type with the statement's EXPLAIN.
 	PlanEnabled bool
+	// PlanAnalyzeRoles are the roles whose plans may ask for
+	// options=analyze (db_plan_analyze_roles); empty: no role's may.
+	PlanAnalyzeRoles []string
 	// PreparedStatements names and reuses statements per connection; off
 	// for PgBouncer in transaction mode.
 	PreparedStatements bool

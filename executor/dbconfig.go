@@ -13,7 +13,8 @@ import (
 // DBConfigNames are the settings in-database configuration may give, as
 // pgrst.<name>, after PostgREST's list: those a running server can change.
 // The connection (db_uri, db_pool...), the listener (db_channel...) and
-// the log are not among them.
+// the log are not among them; db_plan_analyze_roles, pgrest's own, is,
+// beside the db_plan_enabled it narrows.
 var DBConfigNames = []string{
 	"client_error_verbosity",
 	"db_aggregates_enabled",
@@ -21,6 +22,7 @@ var DBConfigNames = []string{
 	"db_extra_search_path",
 	"db_hoisted_tx_settings",
 	"db_max_rows",
+	"db_plan_analyze_roles",
 	"db_plan_enabled",
 	"db_pre_config",
 	"db_pre_request",

@@ -20,7 +20,9 @@ import (
 // statement is wrapped in EXPLAIN, the transaction always rolls back (even
 // with analyze, which runs the statement), and the plan is the response.
 // The plan travels in the request's context from handleOrExplain to
-// transactWith, so the actions need no plan code of their own.
+// transactWith, so the actions need no plan code of their own. Analyze is
+// for the roles of db_plan_analyze_roles only, refused before anything
+// reaches the database (apirequest.CheckPlanAnalyze says why).
 
 // planKey is the context key of the plan a request asks for.
 type planKey struct{}
@@ -62,6 +64,9 @@ func (e *Executor) handleOrExplain(r *http.Request, req *apirequest.Request, cac
 	}
 	if !ok {
 		return e.handle(r, req, cache, id)
+	}
+	if aerr := apirequest.CheckPlanAnalyze(p, id.Role, e.cfg.PlanAnalyzeRoles); aerr != nil {
+		return nil, aerr
 	}
 	pr := r.Clone(context.WithValue(r.Context(), planKey{}, planRequest{plan: p, accept: r.Header.Get("Accept")}))
 	pr.Header.Set("Accept", p.For)

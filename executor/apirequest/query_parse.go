@@ -19,7 +19,9 @@ import (
 // columns or on_conflict, as in PostgREST.
 //
 // Errors are reported in PostgREST's order: order, logic trees, columns,
-// select, filters, on_conflict, then the embed paths of limit/offset.
+// select, filters, on_conflict, then the embed paths of limit/offset. A
+// select or and/or nested past its limit is refused where it is read, and
+// the limits that count are checked last (query_limits.go): 400 PGRST191.
 func ParseQuery(rawQuery string) (*Query, *apierr.Error) {
 	return parseQuery(&queryAlloc{}, rawQuery, false, true)
 }
@@ -168,6 +170,9 @@ func parseQuery(a *queryAlloc, rawQuery string, rpcRead, fast bool) (*Query, *ap
 	if len(q.Filters) == 0 {
 		q.Filters = nil
 	}
+	if err := checkQueryLimits(q); err != nil {
+		return nil, err
+	}
 	return q, nil
 }
 
@@ -192,7 +197,12 @@ func parseTreePath(key string, fast bool) (treePath, *qpError) {
 	return runParser(pTreePath, "failed to parse tree path ("+key+")", key)
 }
 
-func (e *qpError) apiError() *apierr.Error { return apierr.QueryParam(e.message, e.details) }
+func (e *qpError) apiError() *apierr.Error {
+	if e.overLimit != nil {
+		return e.overLimit
+	}
+	return apierr.QueryParam(e.message, e.details)
+}
 
 // parseLogic reads an and/or parameter. The key's last name is the
 // operator, a "not" anywhere in it negates, the other names are the embed

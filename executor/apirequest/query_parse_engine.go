@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	apierr "github.com/pgrest/caddy-pgrest/errors"
 )
 
 // A small parser-combinator engine that follows Parsec's rules: a parser
@@ -169,6 +171,11 @@ type source struct {
 	// up to five times as it tries alias, embed and column in turn.
 	nameAt int
 	name   reply[string]
+	// depth is how deep the tree being read nests where the parser
+	// stands, and overLimit the limit's error once nested found it
+	// passed: the parse is then over, whatever its reply.
+	depth     int
+	overLimit *apierr.Error
 }
 
 // pstate is where the parser stands in its source.
@@ -512,6 +519,10 @@ func done[T any](c *chain, v T) reply[T] {
 func runParser[T any](p parser[T], name string, input string) (T, *qpError) {
 	src := &source{in: []rune(input)}
 	r := p(pstate{src: src, pos: srcPos{1, 1}})
+	var z T
+	if src.overLimit != nil {
+		return z, &qpError{overLimit: src.overLimit}
+	}
 	if r.ok {
 		return r.v, nil
 	}
@@ -522,15 +533,18 @@ func runParser[T any](p parser[T], name string, input string) (T, *qpError) {
 		// (tests hold them to it); the grammar's answer stands.
 		return r.v, nil
 	}
-	var z T
 	return z, &qpError{
 		message: `"` + name + `" (line ` + strconv.Itoa(r.err.pos.line) + ", column " + strconv.Itoa(r.err.pos.col) + ")",
 		details: hsStrip(strings.ReplaceAll(showErrorMessages(r.err.msgs.list(nil, false)), "\n", " ")),
 	}
 }
 
-// qpError is PostgREST's QPError: the PGRST100 message and details.
-type qpError struct{ message, details string }
+// qpError is PostgREST's QPError: the PGRST100 message and details; or,
+// when overLimit is set, the limit the input passed (query_limits.go).
+type qpError struct {
+	message, details string
+	overLimit        *apierr.Error
+}
 
 // showErrorMessages is Parsec's showErrorMessages with PostgREST's words.
 func showErrorMessages(msgs []msg) string {

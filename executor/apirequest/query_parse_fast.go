@@ -159,6 +159,9 @@ func fastSelect(v string) ([]SelectItem, bool) {
 type selectScanner struct {
 	s string
 	i int
+	// depth is how deep the embed being read nests; past maxEmbedDepth
+	// the scanner defers to the grammar, which refuses it.
+	depth int
 }
 
 func (r *selectScanner) peek(lit string) bool { return strings.HasPrefix(r.s[r.i:], lit) }
@@ -293,10 +296,12 @@ func (r *selectScanner) embed(it SelectItem) (SelectItem, bool) {
 			it.Hint = word
 		}
 	}
-	if !r.eat("(") {
+	if !r.eat("(") || r.depth >= maxEmbedDepth {
 		return SelectItem{}, false
 	}
+	r.depth++
 	children, ok := r.items()
+	r.depth--
 	if !ok || !r.eat(")") {
 		return SelectItem{}, false
 	}

@@ -349,7 +349,8 @@ func init() {
 	fieldTree := alt(withChildren(pSpreadRelationSelect), withChildren(pRelationSelect), pFieldSelect)
 	pFieldForest = sepBy(fieldTree, lexeme(char(',')))
 
-	children := right(lexeme(char('(')), left(sepBy1(pLogicTreeRef, lexeme(char(','))), lexeme(char(')'))))
+	children := right(lexeme(char('(')),
+		left(nested(sepBy1(pLogicTreeRef, lexeme(char(','))), maxLogicDepth, logicTooDeep), lexeme(char(')'))))
 	logicExpr := func(s pstate) reply[LogicNode] {
 		c := begin(s)
 		neg := step(&c, pNot)
@@ -373,7 +374,7 @@ var openParen, closeParen = char('('), char(')')
 
 func withChildren(head parser[SelectItem]) parser[SelectItem] {
 	head = try(head)
-	children := between(openParen, closeParen, pFieldForestRef)
+	children := between(openParen, closeParen, nested(pFieldForestRef, maxEmbedDepth, embedsTooDeep))
 	return func(s pstate) reply[SelectItem] {
 		c := begin(s)
 		it := step(&c, head)

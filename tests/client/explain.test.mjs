@@ -1,5 +1,6 @@
 // Execution plans: .explain() sends Accept: application/vnd.pgrst.plan,
-// which the launcher enables (db_plan_enabled), and gets the EXPLAIN of
+// which the launcher enables (db_plan_enabled, with the anonymous role in
+// db_plan_analyze_roles for analyze), and gets the EXPLAIN of
 // the statement; writes are always rolled back.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'

@@ -8,7 +8,8 @@ import (
 
 // Execution plans: Accept: application/vnd.pgrst.plan answered with the
 // EXPLAIN of the request's statement when db_plan_enabled is on, as
-// PostgREST v16 answers it (its PlanSpec).
+// PostgREST v16 answers it (its PlanSpec). options=analyze needs the role
+// in db_plan_analyze_roles (tests/security has the refusals).
 
 const planAccept = "Accept"
 
@@ -87,7 +88,7 @@ func TestPlanIsRefusedWhenDisabled(t *testing.T) {
 }
 
 func TestPlanOfReads(t *testing.T) {
-	s := startServer(t, "db_plan_enabled true")
+	s := startServer(t, "db_plan_enabled true", "db_plan_analyze_roles web_anon")
 	const jsonPlan = `application/vnd.pgrst.plan+json; for="application/json"; charset=utf-8`
 
 	t.Run("a JSON plan of a filtered read has a cost", func(t *testing.T) {
@@ -194,7 +195,7 @@ func TestPlanOfReads(t *testing.T) {
 }
 
 func TestPlanOfWritesIsAlwaysRolledBack(t *testing.T) {
-	s := startServer(t, "db_plan_enabled true", "db_tx_end commit-allow-override")
+	s := startServer(t, "db_plan_enabled true", "db_plan_analyze_roles web_anon", "db_tx_end commit-allow-override")
 	const analyzed = "application/vnd.pgrst.plan+json; options=analyze"
 	const jsonAnalyzed = `application/vnd.pgrst.plan+json; for="application/json"; options=analyze; charset=utf-8`
 	before := planProjectNames(t, s)

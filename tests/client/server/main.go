@@ -242,6 +242,7 @@ func startCaddy(authDSN, logPath string, st suite) (string, error) {
 		"db_anon_role":          fixtures.AnonRole,
 		"db_aggregates_enabled": "true",
 		"db_plan_enabled":       "true",
+		"db_plan_analyze_roles": fixtures.AnonRole,
 		"jwt_secret":            jwtSecret,
 	}, st.directives...), pgresttest.Options{LogFile: logPath, Mount: st.mount})
 	for _, w := range warnings {
