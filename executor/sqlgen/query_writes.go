@@ -76,7 +76,7 @@ func (g *gen) writeLateral(b *sqltext.Builder, parent *plan.Read, e *plan.Embed)
 		g.markHoisted(c)
 	}
 	src := levelSource{parent: parent, embed: e}
-	if g.joinsRowWise(parent, e) {
+	if e.ToOne() {
 		b.Const("(")
 		g.writeQuery(b, c, src)
 		b.Const(") as ")
@@ -228,7 +228,7 @@ func (g *gen) writeSelectList(b *sqltext.Builder, r *plan.Read) {
 
 // writeEmbedBody writes embedBody's text.
 func (g *gen) writeEmbedBody(b *sqltext.Builder, parent *plan.Read, e *plan.Embed) {
-	if g.joinsRowWise(parent, e) {
+	if e.ToOne() {
 		b.Const("pg_catalog.row_to_json(")
 		b.Ident(e.Plan.Alias + "_r")
 		b.Const(".*)")
