@@ -115,6 +115,7 @@ var goldenCases = []goldenCase{
 	{name: "aggregates_with_embed", aggregates: true, target: "/projects?select=clients(name),budget.sum()"},
 	{name: "aggregates_with_spread", aggregates: true, target: "/projects?select=...clients(name),budget.sum()"},
 	{name: "aggregates_in_spread", aggregates: true, target: "/tasks?select=status,...projects(total:budget::int.sum()::text,count(),...clients(country,id.max()))"},
+	{name: "aggregates_in_spread_grouped_json", aggregates: true, target: "/tasks?select=count(),...projects(clients(name),...users(first_name))"},
 	{name: "aggregates_with_star", aggregates: true, target: "/clients?select=*,count()"},
 	{name: "aggregates_with_spread_star", aggregates: true, target: "/projects?select=...clients(*),count()"},
 	{name: "aggregates_count_exact", aggregates: true, prefer: "count=exact", target: "/projects?select=data->>color,clients(name),count()"},

@@ -73,7 +73,7 @@ func (g *gen) writeLateral(b *sqltext.Builder, parent *plan.Read, e *plan.Embed)
 		b.Const(" left join lateral ")
 	}
 	if e.Spread && e.ToOne() {
-		g.markHoisted(c)
+		g.markHoisted(parent, c)
 	}
 	src := levelSource{parent: parent, embed: e}
 	if e.ToOne() {
@@ -237,7 +237,7 @@ func (g *gen) writeEmbedBody(b *sqltext.Builder, parent *plan.Read, e *plan.Embe
 		b.Ident(e.Plan.Alias + "_agg")
 		b.Const(".body, '[]')")
 	}
-	if parent.GroupBy {
+	if g.groupsValues(parent) {
 		b.Const("::jsonb")
 	}
 }

@@ -128,6 +128,9 @@ type gen struct {
 	// hoisted holds the levels of to-one spreads, whose aggregates the
 	// parent computes over its own rows.
 	hoisted map[*plan.Read]bool
+	// groupedAbove holds the levels of to-one spreads whose values a level
+	// above groups its rows by (see groupsValues).
+	groupedAbove map[*plan.Read]bool
 }
 
 // param binds a copy of v and returns its placeholder. The copies share
@@ -303,7 +306,7 @@ func (g *gen) lateral(parent *plan.Read, e *plan.Embed) sqltext.SQL {
 	}
 	from, cond := g.relationshipSource(parent, e)
 	if e.Spread && e.ToOne() {
-		g.markHoisted(c)
+		g.markHoisted(parent, c)
 	}
 	inner := g.query(c, from, cond)
 	rows := sqltext.Ident(c.Alias + "_r")
@@ -376,11 +379,11 @@ func (g *gen) selectItems(r *plan.Read, it plan.OutputItem) []sqltext.SQL {
 }
 
 // embedBody is the JSON value of an embed in its parent's row. When the
-// parent groups rows (aggregates), bodies become jsonb, which can be
-// grouped.
+// parent's values are grouped (aggregates), bodies become jsonb, which can
+// be grouped.
 func (g *gen) embedBody(parent *plan.Read, e *plan.Embed) sqltext.SQL {
 	var cast sqltext.SQL
-	if parent.GroupBy {
+	if g.groupsValues(parent) {
 		cast = sqltext.Const("::jsonb")
 	}
 	c := e.Plan

@@ -15,14 +15,14 @@ import (
 
 // spreadArraysJoin is the lateral join of a to-many spread: one array per
 // column its level exposes, in the level's order, and "body", which
-// is null when no row matched (for is.null and !inner). When the parent
-// groups rows, the arrays are jsonb, which can be grouped.
+// is null when no row matched (for is.null and !inner). When the parent's
+// values are grouped, the arrays are jsonb, which can be grouped.
 func (g *gen) spreadArraysJoin(parent *plan.Read, e *plan.Embed, joinKind, inner sqltext.SQL) sqltext.SQL {
 	c := e.Plan
 	rows := sqltext.Ident(c.Alias + "_r")
 	agg := sqltext.Ident(c.Alias + "_agg")
 	fn := sqltext.Const("pg_catalog.json_agg")
-	if parent.GroupBy {
+	if g.groupsValues(parent) {
 		fn = sqltext.Const("pg_catalog.jsonb_agg")
 	}
 	cols := []sqltext.SQL{sqltext.Const("pg_catalog.bool_or(true) as body")}
