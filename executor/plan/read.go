@@ -200,11 +200,6 @@ func (b *builder) embed(rel *schema.Relation, it apirequest.SelectItem) (*Embed,
 		name = it.Relation
 	}
 	e := &Embed{Name: name, Relation: it.Relation, Relationship: rs, Inner: it.JoinType == "inner", Spread: it.Kind == apirequest.SelectSpread}
-	if e.ToManySpread() && !b.opts.AggregatesEnabled {
-		// PostgREST builds a to-many spread from array aggregates, and so
-		// refuses it where aggregates are off.
-		return nil, apierr.AggregatesNotAllowed()
-	}
 	b.aliases++
 	alias := target.Name + "_" + strconv.Itoa(b.aliases)
 	b.depth++

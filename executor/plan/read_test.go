@@ -224,14 +224,23 @@ func TestBuildReadErrors(t *testing.T) {
 				Details: "'projects' and 'tasks' do not form a many-to-one or one-to-one relationship"},
 		},
 		{
-			name:   "PGRST123 for a spread of a to-many embed with aggregates disabled",
+			name:   "a spread of a to-many embed needs no aggregates",
 			target: "projects?select=id,...tasks(name)",
+		},
+		{
+			name:   "a spread of a many-to-many embed needs no aggregates",
+			target: "projects?select=id,...users(first_name)",
+		},
+		{
+			name:   "PGRST123 for an aggregate in a to-many spread with aggregates disabled",
+			target: "projects?select=...tasks(id.count())",
 			want:   apierr.AggregatesNotAllowed(),
 		},
 		{
-			name:   "PGRST123 for a spread of a many-to-many embed with aggregates disabled",
-			target: "projects?select=id,...users(first_name)",
-			want:   apierr.AggregatesNotAllowed(),
+			name:   "PGRST127 for an aggregate in a to-many spread with aggregates enabled",
+			target: "projects?select=...tasks(id.count())",
+			opts:   aggregates,
+			want:   apierr.NotImplemented("Aggregates are not implemented for one-to-many or many-to-many spreads."),
 		},
 		{
 			name:   "PGRST120 for a comparison on an embed",

@@ -40,7 +40,7 @@ func (g *gen) condition(r *plan.Read, c plan.Condition) sqltext.SQL {
 	var s sqltext.SQL
 	switch {
 	case c.EmbedNull != nil:
-		if g.joinsRowWise(r, c.EmbedNull) {
+		if c.EmbedNull.ToOne() {
 			s = sqltext.Fmt("pg_catalog.row_to_json(%s.*)", sqltext.Ident(c.EmbedNull.Plan.Alias+"_r"))
 		} else {
 			s = sqltext.Fmt("%s.body", sqltext.Ident(c.EmbedNull.Plan.Alias+"_agg"))

@@ -73,10 +73,10 @@ func (g *gen) writeLateral(b *sqltext.Builder, parent *plan.Read, e *plan.Embed)
 		b.Const(" left join lateral ")
 	}
 	if e.Spread && e.ToOne() {
-		g.markHoisted(c)
+		g.markHoisted(parent, c)
 	}
 	src := levelSource{parent: parent, embed: e}
-	if g.joinsRowWise(parent, e) {
+	if e.ToOne() {
 		b.Const("(")
 		g.writeQuery(b, c, src)
 		b.Const(") as ")
@@ -228,7 +228,7 @@ func (g *gen) writeSelectList(b *sqltext.Builder, r *plan.Read) {
 
 // writeEmbedBody writes embedBody's text.
 func (g *gen) writeEmbedBody(b *sqltext.Builder, parent *plan.Read, e *plan.Embed) {
-	if g.joinsRowWise(parent, e) {
+	if e.ToOne() {
 		b.Const("pg_catalog.row_to_json(")
 		b.Ident(e.Plan.Alias + "_r")
 		b.Const(".*)")
@@ -237,7 +237,7 @@ func (g *gen) writeEmbedBody(b *sqltext.Builder, parent *plan.Read, e *plan.Embe
 		b.Ident(e.Plan.Alias + "_agg")
 		b.Const(".body, '[]')")
 	}
-	if parent.GroupBy {
+	if g.groupsValues(parent) {
 		b.Const("::jsonb")
 	}
 }

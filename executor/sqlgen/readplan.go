@@ -125,12 +125,12 @@ type gen struct {
 	rootRowSchema, rootRowName string
 	// extraColumns are appended to the standard result columns.
 	extraColumns sqltext.SQL
-	// rowWise holds the levels whose embeds join row by row: the levels
-	// of to-many spreads, whose rows become arrays in their parent.
-	rowWise map[*plan.Read]bool
 	// hoisted holds the levels of to-one spreads, whose aggregates the
 	// parent computes over its own rows.
 	hoisted map[*plan.Read]bool
+	// groupedAbove holds the levels of to-one spreads whose values a level
+	// above groups its rows by (see groupsValues).
+	groupedAbove map[*plan.Read]bool
 }
 
 // param binds a copy of v and returns its placeholder. The copies share
@@ -305,15 +305,12 @@ func (g *gen) lateral(parent *plan.Read, e *plan.Embed) sqltext.SQL {
 		joinKind = sqltext.Const(" inner join lateral ")
 	}
 	from, cond := g.relationshipSource(parent, e)
-	if e.ToManySpread() {
-		g.markRowWise(c)
-	}
 	if e.Spread && e.ToOne() {
-		g.markHoisted(c)
+		g.markHoisted(parent, c)
 	}
 	inner := g.query(c, from, cond)
 	rows := sqltext.Ident(c.Alias + "_r")
-	if g.joinsRowWise(parent, e) {
+	if e.ToOne() {
 		return sqltext.Fmt("%s(%s) as %s on true", joinKind, inner, rows)
 	}
 	if e.ToManySpread() {
@@ -371,7 +368,7 @@ func (g *gen) selectItems(r *plan.Read, it plan.OutputItem) []sqltext.SQL {
 	}
 	e := it.Embed
 	switch {
-	case e.ToManySpread() && !g.rowWise[r]:
+	case e.ToManySpread():
 		return spreadArrayItems(e)
 	case e.Spread:
 		return g.spreadSelect(e, !g.hoisted[r])
@@ -382,15 +379,15 @@ func (g *gen) selectItems(r *plan.Read, it plan.OutputItem) []sqltext.SQL {
 }
 
 // embedBody is the JSON value of an embed in its parent's row. When the
-// parent groups rows (aggregates), bodies become jsonb, which can be
-// grouped.
+// parent's values are grouped (aggregates), bodies become jsonb, which can
+// be grouped.
 func (g *gen) embedBody(parent *plan.Read, e *plan.Embed) sqltext.SQL {
 	var cast sqltext.SQL
-	if parent.GroupBy {
+	if g.groupsValues(parent) {
 		cast = sqltext.Const("::jsonb")
 	}
 	c := e.Plan
-	if g.joinsRowWise(parent, e) {
+	if e.ToOne() {
 		return sqltext.Fmt("pg_catalog.row_to_json(%s.*)%s", sqltext.Ident(c.Alias+"_r"), cast)
 	}
 	return sqltext.Fmt("coalesce(%s.body, '[]')%s", sqltext.Ident(c.Alias+"_agg"), cast)
@@ -401,7 +398,7 @@ func (g *gen) groupKeys(r *plan.Read) []sqltext.SQL {
 	var keys []sqltext.SQL
 	for _, it := range r.Output {
 		switch {
-		case it.Embed != nil && it.Embed.ToManySpread() && !g.rowWise[r]:
+		case it.Embed != nil && it.Embed.ToManySpread():
 			keys = append(keys, spreadArrayColumns(it.Embed)...)
 		case it.Embed != nil && it.Embed.Spread:
 			for _, v := range spreadValues(it.Embed) {

@@ -5,39 +5,24 @@ import (
 	"github.com/pgrest/caddy-pgrest/executor/sqltext"
 )
 
-// A to-many spread turns each column it selects into an array in its
+// A to-many spread turns each value its level selects into an array in its
 // parent's row, one element per embedded row, as PostgREST does: every
 // array aggregates the same rows in the same order, so the arrays are
-// correlated. Inside such a spread the rows are not aggregated level by
-// level: its embeds join row by row, so a nested to-many spread or embed
-// adds rows, and each of their values is one more element of the arrays.
+// correlated. The level itself is read as any embedded level is, its own
+// embeds aggregated per row: a to-one embed is one element per row (null
+// where it has no match), a to-many embed or spread an array per row, so
+// their arrays hold one array per row of the spread.
 
-// markRowWise records that r's rows are aggregated into arrays by its
-// parent, so its own embeds join row by row.
-func (g *gen) markRowWise(r *plan.Read) {
-	if g.rowWise == nil {
-		g.rowWise = map[*plan.Read]bool{}
-	}
-	g.rowWise[r] = true
-}
-
-// joinsRowWise says whether e joins parent as one row per parent row (a
-// to-one embed) or as many rows, each of its own (any embed of a level
-// that a to-many spread aggregates), rather than as one aggregated array.
-func (g *gen) joinsRowWise(parent *plan.Read, e *plan.Embed) bool {
-	return e.ToOne() || g.rowWise[parent]
-}
-
-// spreadArraysJoin is the lateral join of a to-many spread whose parent
-// keeps one row per row: one array per exposed column, and "body", which
-// is null when no row matched (for is.null and !inner). When the parent
-// groups rows, the arrays are jsonb, which can be grouped.
+// spreadArraysJoin is the lateral join of a to-many spread: one array per
+// column its level exposes, in the level's order, and "body", which
+// is null when no row matched (for is.null and !inner). When the parent's
+// values are grouped, the arrays are jsonb, which can be grouped.
 func (g *gen) spreadArraysJoin(parent *plan.Read, e *plan.Embed, joinKind, inner sqltext.SQL) sqltext.SQL {
 	c := e.Plan
 	rows := sqltext.Ident(c.Alias + "_r")
 	agg := sqltext.Ident(c.Alias + "_agg")
 	fn := sqltext.Const("pg_catalog.json_agg")
-	if parent.GroupBy {
+	if g.groupsValues(parent) {
 		fn = sqltext.Const("pg_catalog.jsonb_agg")
 	}
 	cols := []sqltext.SQL{sqltext.Const("pg_catalog.bool_or(true) as body")}

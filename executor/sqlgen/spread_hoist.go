@@ -12,14 +12,26 @@ import (
 // level above that is not a to-one spread applies the aggregate and groups
 // by everything else it selects.
 
-// markHoisted records that r is a to-one spread's level, whose aggregates
-// are its parent's to compute.
-func (g *gen) markHoisted(r *plan.Read) {
+// markHoisted records that r is a to-one spread's level of parent, whose
+// aggregates are its parent's to compute, and whether its values are
+// grouped above.
+func (g *gen) markHoisted(parent, r *plan.Read) {
 	if g.hoisted == nil {
 		g.hoisted = map[*plan.Read]bool{}
 	}
 	g.hoisted[r] = true
+	if g.groupsValues(parent) {
+		if g.groupedAbove == nil {
+			g.groupedAbove = map[*plan.Read]bool{}
+		}
+		g.groupedAbove[r] = true
+	}
 }
+
+// groupsValues says whether the values r selects are grouped: r groups its
+// rows, or r is a to-one spread's level whose values a level above groups
+// by. JSON has no equality, so its embeds' bodies and arrays must be jsonb.
+func (g *gen) groupsValues(r *plan.Read) bool { return r.GroupBy || g.groupedAbove[r] }
 
 // hoistedField is an aggregate field of a to-one spread's level: the value
 // it aggregates, cast as asked, under its name; nothing for count(), which

@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"net/http"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,36 +17,12 @@ import (
 // package's cluster (beside read.sql's, whose roles it uses) after
 // installing PostGIS when it is missing: these tests fail, never skip,
 // without it.
-var mediaDB struct {
-	once sync.Once
-	dsn  string
-	err  error
-}
-
-func mediaSuperDSN(t testing.TB) string {
-	t.Helper()
-	mediaDB.once.Do(func() {
-		if mediaDB.err = pgtest.EnsurePostGIS(); mediaDB.err != nil {
-			return
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		defer cancel()
-		dsn, err := db.Cluster.NewDatabase(ctx, "pgrest_media")
-		if err == nil {
-			err = pgtest.ExecSQL(ctx, dsn, fixtures.MediaHandlersSQL)
-		}
-		mediaDB.dsn, mediaDB.err = dsn, err
-	})
-	if mediaDB.err != nil {
-		t.Fatalf("media handler fixture: %v", mediaDB.err)
-	}
-	return mediaDB.dsn
-}
+var mediaDB = &extraDB{name: "pgrest_media", sql: fixtures.MediaHandlersSQL, prepare: pgtest.EnsurePostGIS, timeout: 2 * time.Minute}
 
 // startMediaServer serves the media schema of the media handler fixture.
 func startMediaServer(t testing.TB) *server {
 	t.Helper()
-	dsn := mediaSuperDSN(t)
+	dsn := mediaDB.superDSN(t)
 	return pgresttest.Start(t, map[string]string{
 		"db_uri":       pgtest.DSNFor(dsn, fixtures.Authenticator, fixtures.AuthenticatorPassword),
 		"db_schemas":   fixtures.MediaSchema,
@@ -61,7 +36,7 @@ func startMediaServer(t testing.TB) *server {
 // handlers do; the builtin handlers (JSON, CSV, GeoJSON) answer the rest.
 func TestMediaTypeHandlers(t *testing.T) {
 	s := startMediaServer(t)
-	superDSN := mediaSuperDSN(t)
+	superDSN := mediaDB.superDSN(t)
 
 	t.Run("a relation's aggregate renders its rows, bytes as they are", func(t *testing.T) {
 		res := s.Get(t, "/lines?order=id", "Accept", "application/vnd.twkb")
@@ -232,7 +207,7 @@ func TestGeoJSON(t *testing.T) {
 // the relation's handlers as a read does.
 func TestMediaWrites(t *testing.T) {
 	s := startMediaServer(t)
-	superDSN := mediaSuperDSN(t)
+	superDSN := mediaDB.superDSN(t)
 	count := func(t *testing.T, id int) int64 {
 		t.Helper()
 		var n int64
@@ -274,7 +249,7 @@ func TestMediaWrites(t *testing.T) {
 // in PostgREST's order, whatever the order of Prefer.
 func TestPreferenceAppliedOrder(t *testing.T) {
 	s := startMediaServer(t)
-	superDSN := mediaSuperDSN(t)
+	superDSN := mediaDB.superDSN(t)
 	t.Run("a read: count, then handling", func(t *testing.T) {
 		res := s.Get(t, "/scratch?select=id", "Prefer", "handling=lenient, count=exact")
 		res.ExpectStatus(t, http.StatusOK)

@@ -50,6 +50,14 @@ func TestSpreadAggregates(t *testing.T) {
 			sql: `select c.country, count(*) as tasks from api.tasks t left join api.projects p on p.id = t.project_id
 				left join api.clients c on c.id = p.client_id group by c.country`,
 		},
+		{
+			name: "a to-many spread inside a to-one spread is a grouping key",
+			path: "/tasks?select=n:count(),...projects(...users(member:username))&project_id=in.(1,2,3)&projects.users.order=id",
+			sql: `select count(*) as n, m.member from api.tasks t left join lateral (
+					select coalesce(jsonb_agg(u.username order by u.id), '[]') as member
+					from api.users u join api.project_members pm on pm.user_id = u.id where pm.project_id = t.project_id) m on true
+				where t.project_id in (1, 2, 3) group by m.member`,
+		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, want := sortedJSON(rows(t, s.Get(t, c.path))), sortedJSON(sqlRows(t, c.sql))
