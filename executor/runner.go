@@ -63,10 +63,11 @@ const (
 )
 
 // run executes spec on pg. The statements are pipelined: BEGIN, every
-// statement, the guard and, when decided, COMMIT or ROLLBACK go in one
-// round trip. Otherwise decide is called with the main result and the end
-// is sent in a second round trip. Every error leaves the connection idle
-// (rolled back) or closed, never inside a transaction. A failed guard
+// statement, the guard and, when decided, COMMIT or ROLLBACK and the
+// session reset (session_reset.go) go in one round trip. Otherwise decide
+// is called with the main result and the end and the reset are sent in a
+// second round trip. Every request, failed or not, leaves the connection
+// idle with its session reset, or closed. A failed guard
 // returns the results with its error: the main result says which check
 // failed.
 func (e *Executor) run(ctx context.Context, pg *pgconn.PgConn, spec *txSpec, decide txDecision) ([]*txResult, error) {
