@@ -156,12 +156,14 @@ func (e *Executor) Serve(w http.ResponseWriter, r *http.Request, id jwtauth.Iden
 	e.logLegacyNames(r, out.legacyNames)
 	if timing != nil {
 		now := time.Now()
-		timing.transaction = out.txDuration
-		timing.plan = now.Sub(mark) - out.txDuration
-		mark = now
+		if out.timing != nil {
+			timing.transaction = out.timing.transaction
+		}
+		timing.plan = now.Sub(mark) - timing.transaction
 		// The response phase is what remains: header writing and copying
 		// the body, measured up to the moment the header must be sent.
-		out.serverTiming = func() string { timing.response = time.Since(mark); return timing.header() }
+		timing.responseFrom = now
+		out.timing = timing
 	}
 	outcome.Status = out.write(w, r, e.profileHeader(req))
 	return outcome
