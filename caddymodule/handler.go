@@ -415,6 +415,9 @@ func (h Handler) Validate() error {
 	if err := checkNames("db_schemas", h.DBSchemas); err != nil {
 		return err
 	}
+	if err := checkNoCatalogSchema(h.DBSchemas); err != nil {
+		return err
+	}
 	if err := checkNames("db_extra_search_path", h.DBExtraSearchPath); err != nil {
 		return err
 	}
@@ -473,6 +476,23 @@ func (h Handler) Validate() error {
 		return err
 	}
 	return h.validateSettings()
+}
+
+// catalogSchemas are PostgreSQL's own schemas, which PostgREST v16
+// refuses to expose, in the order it checks them.
+var catalogSchemas = []string{"pg_catalog", "information_schema"}
+
+// checkNoCatalogSchema refuses db_schemas naming pg_catalog or
+// information_schema, in PostgREST v16's words: the catalog is no API (and
+// before v16 such a schema only failed later, request by request, with
+// PGRST205).
+func checkNoCatalogSchema(schemas []string) error {
+	for _, c := range catalogSchemas {
+		if slices.Contains(schemas, c) {
+			return fmt.Errorf("db_schemas does not allow schema: '%s'", c)
+		}
+	}
+	return nil
 }
 
 // checkNames refuses empty and repeated names in a list of schemas.
