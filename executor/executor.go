@@ -138,9 +138,6 @@ func (e *Executor) Serve(w http.ResponseWriter, r *http.Request, id jwtauth.Iden
 	if aerr != nil {
 		return outcome.failed(w, r, aerr, false)
 	}
-	if aerr := req.Preferences.ResolveTimezone(cache.KnownTimezone); aerr != nil {
-		return outcome.failed(w, r, aerr, false)
-	}
 	if timing != nil {
 		now := time.Now()
 		timing.parse, mark = now.Sub(mark), now
