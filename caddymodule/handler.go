@@ -35,7 +35,7 @@ const (
 	defaultPool                   = 10
 	defaultPoolAcquisitionTimeout = caddy.Duration(10 * time.Second)
 	defaultChannel                = "pgrst"
-	defaultRoleClaimKey           = ".role"
+	defaultRoleClaimKey           = "$.role"
 	defaultJWTCacheMaxEntries     = 1000
 	defaultExtraSearchPath        = "public"
 )
@@ -124,8 +124,10 @@ type Handler struct {
 	// When set, a token's aud claim must contain this audience.
 	JWTAud string `json:"jwt_aud,omitempty"`
 
-	// The JSON path of the role claim inside the token's claims, such as
-	// `.role` (default) or `."https://example.com/claims".role`.
+	// The JSON path of the role claim inside the token's claims: an RFC
+	// 9535 query such as `$.role` (default), `$['https://example.com/role']`
+	// or `$.roles[?(@ == 'author')]`, or the deprecated syntax of PostgREST
+	// 14 (`.role`), which is logged as such at start.
 	JWTRoleClaimKey string `json:"jwt_role_claim_key,omitempty"`
 
 	// How many verified tokens are cached. Default: 1000; 0 disables the

@@ -45,7 +45,7 @@ func TestDefaults(t *testing.T) {
 		DBTxEnd:                  "commit",
 		DBChannel:                "pgrst",
 		DBChannelEnabled:         new(true),
-		JWTRoleClaimKey:          ".role",
+		JWTRoleClaimKey:          "$.role",
 		JWTCacheMaxEntries:       new(1000),
 		DBLegacyClaims:           "auto",
 		OpenAPIMode:              "follow-privileges",

@@ -35,11 +35,7 @@ func TestRestrictedDBSchemas(t *testing.T) {
 		t.Cleanup(func() { resetAuthenticatorSettings(t) })
 		logFile := filepath.Join(t.TempDir(), "caddy.log")
 		s := startServerLogging(t, logFile)
-		// A notification sent before pgrest listens would be lost.
-		eventually(t, "listening for notifications", func() bool {
-			return pgresttest.SQLInt(t, superDSN, `select count(*) from pg_stat_activity
-				where datname = current_database() and application_name = 'pgrest' and query ilike 'listen %'`) > 0
-		})
+		waitForListener(t)
 		sql(t, `alter role authenticator set pgrst.db_schemas = 'api, pg_catalog'; notify pgrst, 'reload config'`)
 		eventually(t, "logging the refused configuration", func() bool {
 			b, err := os.ReadFile(logFile)
