@@ -11,6 +11,7 @@ require (
 	github.com/prometheus/client_model v0.6.3
 	github.com/prometheus/common v0.71.0
 	github.com/quic-go/quic-go v0.63.0
+	github.com/theory/jsonpath v0.12.3
 	go.uber.org/zap v1.28.0
 )
 

@@ -35,7 +35,7 @@ const (
 	defaultPool                   = 10
 	defaultPoolAcquisitionTimeout = caddy.Duration(10 * time.Second)
 	defaultChannel                = "pgrst"
-	defaultRoleClaimKey           = ".role"
+	defaultRoleClaimKey           = "$.role"
 	defaultJWTCacheMaxEntries     = 1000
 	defaultExtraSearchPath        = "public"
 )
@@ -131,8 +131,10 @@ type Handler struct {
 	// When set, a token's aud claim must contain this audience.
 	JWTAud string `json:"jwt_aud,omitempty"`
 
-	// The JSON path of the role claim inside the token's claims, such as
-	// `.role` (default) or `."https://example.com/claims".role`.
+	// The JSON path of the role claim inside the token's claims: an RFC
+	// 9535 query such as `$.role` (default), `$['https://example.com/role']`
+	// or `$.roles[?(@ == 'author')]`, or the deprecated syntax of PostgREST
+	// 14 (`.role`), which is logged as such at start.
 	JWTRoleClaimKey string `json:"jwt_role_claim_key,omitempty"`
 
 	// How many verified tokens are cached. Default: 1000; 0 disables the
@@ -424,6 +426,9 @@ func (h Handler) Validate() error {
 	if err := checkNames("db_schemas", h.DBSchemas); err != nil {
 		return err
 	}
+	if err := checkNoCatalogSchema(h.DBSchemas); err != nil {
+		return err
+	}
 	if err := checkNames("db_extra_search_path", h.DBExtraSearchPath); err != nil {
 		return err
 	}
@@ -485,6 +490,23 @@ func (h Handler) Validate() error {
 		return err
 	}
 	return h.validateSettings()
+}
+
+// catalogSchemas are PostgreSQL's own schemas, which PostgREST v16
+// refuses to expose, in the order it checks them.
+var catalogSchemas = []string{"pg_catalog", "information_schema"}
+
+// checkNoCatalogSchema refuses db_schemas naming pg_catalog or
+// information_schema, in PostgREST v16's words: the catalog is no API (and
+// before v16 such a schema only failed later, request by request, with
+// PGRST205).
+func checkNoCatalogSchema(schemas []string) error {
+	for _, c := range catalogSchemas {
+		if slices.Contains(schemas, c) {
+			return fmt.Errorf("db_schemas does not allow schema: '%s'", c)
+		}
+	}
+	return nil
 }
 
 // checkNames refuses empty and repeated names in a list of schemas or

@@ -98,6 +98,7 @@ func (l *liveConfig) build(eff *Handler) (*runtime, error) {
 		releaseKeys()
 		return nil, fmt.Errorf("configuring token verification: %w", err)
 	}
+	l.warnOfDeprecatedRoleClaimKey(verifier)
 	src, skey, created, err := takeSource(l.pool, l.poolKey, l.dbURI, eff.DBSchemas,
 		time.Duration(eff.DBPoolAcquisitionTimeout), l.logger)
 	if err != nil {

@@ -138,9 +138,6 @@ func (e *Executor) Serve(w http.ResponseWriter, r *http.Request, id jwtauth.Iden
 	if aerr != nil {
 		return outcome.failed(w, r, aerr, false)
 	}
-	if aerr := req.Preferences.ResolveTimezone(cache.KnownTimezone); aerr != nil {
-		return outcome.failed(w, r, aerr, false)
-	}
 	if timing != nil {
 		now := time.Now()
 		timing.parse, mark = now.Sub(mark), now
@@ -156,12 +153,14 @@ func (e *Executor) Serve(w http.ResponseWriter, r *http.Request, id jwtauth.Iden
 	e.logLegacyNames(r, out.legacyNames)
 	if timing != nil {
 		now := time.Now()
-		timing.transaction = out.txDuration
-		timing.plan = now.Sub(mark) - out.txDuration
-		mark = now
+		if out.timing != nil {
+			timing.transaction = out.timing.transaction
+		}
+		timing.plan = now.Sub(mark) - timing.transaction
 		// The response phase is what remains: header writing and copying
 		// the body, measured up to the moment the header must be sent.
-		out.serverTiming = func() string { timing.response = time.Since(mark); return timing.header() }
+		timing.responseFrom = now
+		out.timing = timing
 	}
 	outcome.Status = out.write(w, r, e.profileHeader(req))
 	return outcome

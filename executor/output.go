@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
 	"github.com/pgrest/caddy-pgrest/executor/plan"
@@ -16,13 +15,13 @@ import (
 
 // output is a successful response, ready to write.
 type output struct {
-	status      int
 	contentType string
 	body        []byte
 	noBody      bool
-	// gucStatus (100 to 599), next to noBody so that the two share a
-	// word: the output then fits, with the rest of txStorage, in the
-	// allocator's 640-byte class.
+	// status and gucStatus (100 to 599) are next to noBody so that the
+	// three share a word: the output then fits, with the rest of
+	// txStorage, in the allocator's 640-byte class.
+	status       int16
 	gucStatus    int16
 	contentRange string
 	// contentLocation is the canonical address of a read.
@@ -37,19 +36,18 @@ type output struct {
 	// gucStatus/gucHeaders are what the SQL set in response.status and
 	// response.headers; they win over the defaults.
 	gucHeaders http.Header
-	// txDuration is how long the transaction took, measured only for
-	// server_timing_enabled; serverTiming, when set, renders the
-	// Server-Timing header.
-	txDuration   time.Duration
-	serverTiming func() string
+	// timing, with server_timing_enabled only, holds how long the
+	// transaction took and, once Serve has added the other phases, renders
+	// the Server-Timing header.
+	timing *serverTiming
 	// legacyNames are the aliased embeds the request named by their
 	// relation: a deprecation Warning header, after the other headers as
 	// in PostgREST.
 	legacyNames []*plan.Embed
 	// headerValues is room for the values of the headers write sets: a
-	// read sets four (Content-Type, -Range, -Location, -Length); a
+	// read sets five (Content-Type, -Range, -Location, -Length, Vary); a
 	// response that sets more allocates room for them.
-	headerValues [4]string
+	headerValues [5]string
 }
 
 // resultOutput reads the main statement's standard columns, including the
@@ -128,6 +126,10 @@ func parseGUCHeaders(raw []byte) (http.Header, *apierr.Error) {
 	return h, nil
 }
 
+// defaultVary is the Vary of a successful response: its representation
+// depends on Accept, its rows and answer on Prefer and Range.
+const defaultVary = "Accept, Prefer, Range"
+
 // write sends the response and returns its status. profile, when set, is
 // the Content-Profile.
 func (o *output) write(w http.ResponseWriter, r *http.Request, profile string) int {
@@ -167,13 +169,24 @@ func (o *output) write(w http.ResponseWriter, r *http.Request, profile string) i
 	for k, vs := range o.gucHeaders {
 		h[k] = vs
 	}
-	if o.serverTiming != nil {
-		h.Set("Server-Timing", o.serverTiming())
+	// Vary names what the answer depends on besides the URL, as
+	// PostgREST v16 says it on every successful response, unless the
+	// database set a Vary of its own in response.headers. One an earlier
+	// handler set (Caddy's encode) is kept.
+	if _, own := o.gucHeaders["Vary"]; !own {
+		if prior := h["Vary"]; len(prior) > 0 {
+			h["Vary"] = append(prior[:len(prior):len(prior)], defaultVary)
+		} else {
+			set("Vary", defaultVary)
+		}
+	}
+	if o.timing != nil {
+		h.Set("Server-Timing", o.timing.header())
 	}
 	if len(o.legacyNames) > 0 {
 		h.Add("Warning", legacyNamesWarning(o.legacyNames))
 	}
-	status := o.status
+	status := int(o.status)
 	if o.gucStatus != 0 {
 		status = int(o.gucStatus)
 	}

@@ -172,11 +172,7 @@ func (e *Executor) pipeline(ctx context.Context, pg *pgconn.PgConn, spec *txSpec
 	}
 	var endSent txEnd
 	if spec.decided {
-		end := "ROLLBACK"
-		if spec.commit {
-			end = "COMMIT"
-		}
-		endSent = sendTxEnd(p, prepared, end)
+		endSent = sendTxEnd(p, prepared, spec.commit)
 	}
 	if err := p.Sync(); err != nil {
 		_ = p.Close()

@@ -45,25 +45,50 @@ var sessionReset = [...]string{
 // failure, when the pipelined reset was skipped.
 var sessionResetScript = strings.Join(sessionReset[:], "; ")
 
-// txEnd is a transaction's end as the pipeline sends it: COMMIT or
-// ROLLBACK, then the session reset.
+// immediateConstraints checks, before a transaction that did its work is
+// rolled back, the constraints it deferred (DEFERRABLE INITIALLY DEFERRED,
+// or SET CONSTRAINTS … DEFERRED in a function): a violation is then the
+// error it would have been at COMMIT, as PostgREST answers it, rather than
+// vanishing with the rollback. Allowed in a read-only transaction and on a
+// hot standby: it changes only the transaction's own state.
+const immediateConstraints = "SET CONSTRAINTS ALL IMMEDIATE"
+
+// txEnd is a transaction's end as the pipeline sends it: COMMIT, or SET
+// CONSTRAINTS ALL IMMEDIATE and ROLLBACK, then the session reset.
 type txEnd struct {
-	end   txControl
-	reset [len(sessionReset)]txControl
+	// rollback says the constraints check was sent, before ROLLBACK.
+	rollback    bool
+	constraints txControl
+	end         txControl
+	reset       [len(sessionReset)]txControl
 }
 
-// sendTxEnd sends end (COMMIT or ROLLBACK) and the session reset.
-func sendTxEnd(p *pgconn.Pipeline, prepared *statementSet, end string) txEnd {
-	t := txEnd{end: sendTxControl(p, prepared, end)}
+// sendTxEnd sends the end of a transaction that commits, or else rolls
+// back, and the session reset.
+func sendTxEnd(p *pgconn.Pipeline, prepared *statementSet, commit bool) txEnd {
+	var t txEnd
+	if commit {
+		t.end = sendTxControl(p, prepared, "COMMIT")
+	} else {
+		t.rollback = true
+		t.constraints = sendTxControl(p, prepared, immediateConstraints)
+		t.end = sendTxControl(p, prepared, "ROLLBACK")
+	}
 	for i, sql := range sessionReset {
 		t.reset[i] = sendTxControl(p, prepared, sql)
 	}
 	return t
 }
 
-// read reads what sendTxEnd sent. A failed end is returned as it is; a
-// failed reset, after a good end, as a *sessionResetError.
+// read reads what sendTxEnd sent. A failed check of deferred constraints
+// or a failed end is returned as it is (the server skipped what followed
+// it); a failed reset, after a good end, as a *sessionResetError.
 func (t txEnd) read(p *pgconn.Pipeline, prepared *statementSet) error {
+	if t.rollback {
+		if err := t.constraints.read(p, prepared); err != nil {
+			return err
+		}
+	}
 	if err := t.end.read(p, prepared); err != nil {
 		return err
 	}

@@ -20,10 +20,14 @@ func WithAuthDuration(r *http.Request, d time.Duration) *http.Request {
 // serverTiming collects the phases PostgREST reports in Server-Timing.
 type serverTiming struct {
 	jwt, parse, plan, transaction, response time.Duration
+	// responseFrom is when the response phase began; header ends it.
+	responseFrom time.Time
 }
 
-// header renders the durations in milliseconds, as PostgREST does.
+// header ends the response phase and renders the durations in
+// milliseconds, as PostgREST does.
 func (t *serverTiming) header() string {
+	t.response = time.Since(t.responseFrom)
 	var b strings.Builder
 	for i, p := range []struct {
 		name string

@@ -113,7 +113,9 @@ func (e *Executor) transactWith(r *http.Request, req *apirequest.Request, cache 
 			return nil, nil, err
 		}
 	}
-	out.txDuration = txDuration
+	if e.cfg.ServerTimingEnabled {
+		out.timing = &serverTiming{transaction: txDuration}
+	}
 	if applied != "" {
 		out.preferenceApplied = append(out.preferenceApplied, applied)
 	}

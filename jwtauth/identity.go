@@ -105,9 +105,10 @@ type Config struct {
 	// Audience, when set, must be the token's aud claim or one of its
 	// members. A token without aud is accepted, as in RFC 7519 and PostgREST.
 	Audience string
-	// RoleClaimKey is the JSON path of the role claim (".role" by default),
-	// in PostgREST's syntax (.app_metadata.role, .roles[0], ."https://x/role")
-	// or RFC 9535's ($.app_metadata.role, $['https://x/role']).
+	// RoleClaimKey is the JSON path of the role claim ("$.role" by
+	// default): an RFC 9535 query ($.app_metadata.role, $['https://x/role'],
+	// $.roles[?search(@, '^app_')]) or the deprecated syntax of PostgREST
+	// 14 (.app_metadata.role, ."https://x/role", .roles[?(@ ^== "app_")]).
 	RoleClaimKey string
 	// CacheMaxEntries bounds the verified-token cache; 0 disables it.
 	CacheMaxEntries int

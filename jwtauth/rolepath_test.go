@@ -1,100 +1,162 @@
 package jwtauth
 
 import (
-	"reflect"
 	"testing"
 
 	"github.com/golang-jwt/jwt/v5"
 )
 
-func TestParseRolePath(t *testing.T) {
-	key := func(k string) pathStep { return pathStep{key: k} }
-	idx := func(i int) pathStep { return pathStep{index: i, isIndex: true} }
+// A key is a JSONPath query when it parses as one, else the deprecated
+// syntax; the deprecated ones are shown as PostgREST's warning shows them
+// (PostgREST's test/io: jspath-str-op-dump*.config, test_config.py).
+func TestParseRoleClaimKeyTellsTheSyntaxApart(t *testing.T) {
 	tests := []struct {
-		name string
-		path string
-		want rolePath
+		key string
+		// dump is the deprecated key as the warning shows it; "" for a
+		// JSONPath query.
+		dump string
 	}{
-		{"a PostgREST member is one step", ".role", rolePath{key("role")}},
-		{"PostgREST members chain", ".app_metadata.role", rolePath{key("app_metadata"), key("role")}},
-		{"a PostgREST index follows a member", ".roles[0]", rolePath{key("roles"), idx(0)}},
-		{"a PostgREST quoted key keeps dots and slashes", `."https://example.com/role"`, rolePath{key("https://example.com/role")}},
-		{"a PostgREST quoted key keeps backslashes as they are", `."a\b"`, rolePath{key(`a\b`)}},
-		{"a PostgREST name takes _, $ and @", ".$x_y@z", rolePath{key("$x_y@z")}},
-		{"a JSONPath member is one step", "$.role", rolePath{key("role")}},
-		{"JSONPath members chain", "$.app_metadata.role", rolePath{key("app_metadata"), key("role")}},
-		{"a JSONPath index follows a member", "$.roles[0]", rolePath{key("roles"), idx(0)}},
-		{"a JSONPath negative index counts from the end", "$.roles[-1]", rolePath{key("roles"), idx(-1)}},
-		{"a JSONPath single-quoted key keeps dots and slashes", "$['https://example.com/role']", rolePath{key("https://example.com/role")}},
-		{"a JSONPath double-quoted key is read", `$["a.b"].c`, rolePath{key("a.b"), key("c")}},
-		{"JSONPath escapes are decoded", `$['it\'s \u00e9\ud83d\ude00']`, rolePath{key("it's é😀")}},
-		{"JSONPath control and slash escapes are decoded", `$["\b\f\n\r\t\/\\\""]`, rolePath{key("\b\f\n\r\t/\\\"")}},
-		{"a JSONPath index may follow a quoted key", `$['roles'][2]`, rolePath{key("roles"), idx(2)}},
+		{"$.role", ""},
+		{"$.postgrest.roles[?(@ == 'author')]", ""},
+		{"$.postgrest.roles[?search(@, '^au')]", ""},
+		{`$["https://www.example.com/roles"][0].value`, ""},
+		{"$.customObject.manyRoles[1]", ""},
+		{"$..role", ""},
+		{"$", ""},
+		{".roles.user_role", `."roles"."user_role"`},
+		{".again.deprecated.syntax", `."again"."deprecated"."syntax"`},
+		{`.roles[?(@ == "role1")]`, `."roles"[?(@ == "role1")]`},
+		{`.roles[?(@ != "role1")]`, `."roles"[?(@ != "role1")]`},
+		{`.roles[?(@ ^== "role1")]`, `."roles"[?(@ ^== "role1")]`},
+		{`.roles[?(@ ==^ "role1")]`, `."roles"[?(@ ==^ "role1")]`},
+		{`.roles[?(@ *== "role1")]`, `."roles"[?(@ *== "role1")]`},
+		{`.roles[?(@==^"x")]`, `."roles"[?(@ ==^ "x")]`},
+		{`."https://www.example.com/roles"[0].value`, `."https://www.example.com/roles"[0]."value"`},
+		{".$x_y@z", `."$x_y@z"`},
+		{".rôle[2]", `."r\244le"[2]`},
+		{`."é1"`, `."\233\&1"`},
+		{`."a\b"`, `."a\\b"`},
+		{"[0]", "[0]"},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := parseRolePath(tc.path)
+		t.Run(tc.key, func(t *testing.T) {
+			k, err := parseRoleClaimKey(tc.key)
 			if err != nil {
-				t.Fatalf("parseRolePath(%q): %v", tc.path, err)
+				t.Fatalf("parseRoleClaimKey(%q): %v", tc.key, err)
 			}
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Fatalf("parseRolePath(%q) = %+v, want %+v", tc.path, got, tc.want)
+			if deprecated := k.path == nil; deprecated != (tc.dump != "") {
+				t.Fatalf("deprecated %v, want %v", deprecated, tc.dump != "")
+			}
+			if tc.dump != "" && k.deprecated.String() != tc.dump {
+				t.Errorf("shown as %s, want %s", k.deprecated.String(), tc.dump)
 			}
 		})
 	}
 }
 
-func TestParseRolePathRefusesBadPaths(t *testing.T) {
-	for _, path := range []string{
-		"role", "$", ".", "$role", "..role", ".role.", ".roles[", ".roles[x]", ".roles[1", `."open`,
-		`$['open`, `$['a'`, `$['a\`, `$['\q']`, `$['\u12']`, ".a b", "[0]", ".roles[?(@ == 'x')]",
+// The keys PostgREST refuses at start (its test/io fixtures
+// invalidroleclaimkeys and deprecatedinvalidroleclaimkeys), and what
+// neither of its parsers reads: a function other than search(), a filter
+// that does not end a deprecated key, a negative deprecated index.
+func TestParseRoleClaimKeyRefusesBadKeys(t *testing.T) {
+	for _, key := range []string{
+		"$.my_role;;domain", "@@.role.other",
+		"role.other", ".role##", ".my_role;;domain", ".#$$%&$%/", "1234", ".role[?(@ =)]",
+		"", ".", "..role", ".roles[", ".roles[x]", ".roles[-1]", `."open`,
+		`.roles[?(@ == "x")].more`, `.roles[?(@ == 'x')]`, `.roles[?(x == "x")]`,
+		"$.roles[?length(@) > 2]", "$.roles[?match(@, 'a.*')]", "$.roles[?count(@.*) == 1]",
+		"$.roles[?value(@.a) == 'x']", `$.roles[?search(@, "^a") && length(@) == 2]`,
 	} {
-		t.Run("the path "+path+" is refused", func(t *testing.T) {
-			if p, err := parseRolePath(path); err == nil {
-				t.Fatalf("parseRolePath(%q) = %+v, want an error", path, p)
+		t.Run("the key "+key+" is refused", func(t *testing.T) {
+			if k, err := parseRoleClaimKey(key); err == nil {
+				t.Fatalf("parseRoleClaimKey(%q) = %+v, want an error", key, k)
 			}
 		})
 	}
+	t.Run("a function's name in a string is no call", func(t *testing.T) {
+		if _, err := parseRoleClaimKey(`$.roles[?search(@, "length(")]`); err != nil {
+			t.Fatal(err)
+		}
+	})
 }
 
+// The role each key finds in the claims: PostgREST's test/io fixtures
+// roleclaims and deprecatedroleclaims (a 200 there is the role found, a
+// 401 the anonymous role), its documented examples, and pgrest's own
+// refusal of a role that is no string.
 func TestRoleClaimKey(t *testing.T) {
 	claims := jwt.MapClaims{
-		"role":                     "top",
-		"app_metadata":             map[string]any{"role": "nested"},
-		"roles":                    []any{"first", "second", "last"},
-		"https://example.com/role": "namespaced",
-		"deep":                     map[string]any{"list": []any{map[string]any{"r": "deepest"}}},
-		"n":                        7,
+		"role":                          "top",
+		"postgrest":                     map[string]any{"a_role": "postgrest_test_author", "roles": []any{"other", "author"}},
+		"customObject":                  map[string]any{"manyRoles": []any{"other", "postgrest_test_author"}},
+		"https://www.example.com/roles": []any{map[string]any{"value": "postgrest_test_author"}},
+		"https://www.example.com/role":  map[string]any{"key": "author"},
+		"myDomain":                      []any{"other", "postgrest_test_author"},
+		"realm_access":                  map[string]any{"roles": []any{"other", "postgrest_test_author"}},
+		"mixed":                         []any{7, map[string]any{"k": "v"}, "postgrest_test_author"},
+		"objects":                       []any{map[string]any{"obj_key": "obj_value"}},
+		"n":                             7,
 	}
 	token := "Bearer " + hs256(t, claims)
+	author := ok("postgrest_test_author", true)
+	anon := ok("web_anon", false)
 	tests := []struct {
-		name string
 		key  string
 		want outcome
 	}{
-		{"the default key reads role", "", ok("top", true)},
-		{"a PostgREST member path reads a nested role", ".app_metadata.role", ok("nested", true)},
-		{"a PostgREST index path reads an array element", ".roles[1]", ok("second", true)},
-		{"a PostgREST quoted key reads a namespaced claim", `."https://example.com/role"`, ok("namespaced", true)},
-		{"a JSONPath member path reads role", "$.role", ok("top", true)},
-		{"a JSONPath member path reads a nested role", "$.app_metadata.role", ok("nested", true)},
-		{"a JSONPath index path reads an array element", "$.roles[0]", ok("first", true)},
-		{"a JSONPath negative index reads from the end", "$.roles[-1]", ok("last", true)},
-		{"a JSONPath bracket key reads a namespaced claim", "$['https://example.com/role']", ok("namespaced", true)},
-		{"a path through arrays and objects reads a deep role", ".deep.list[0].r", ok("deepest", true)},
-		{"a missing member gives the anonymous role", ".nope", ok("web_anon", false)},
-		{"an index past the end gives the anonymous role", ".roles[9]", ok("web_anon", false)},
-		{"an index into an object gives the anonymous role", ".app_metadata[0]", ok("web_anon", false)},
-		{"a member of a string gives the anonymous role", ".role.x", ok("web_anon", false)},
-		{"a path to a number is refused", ".n", fails("PGRST303", msgRoleNotString)},
-		{"a path to an object is refused", ".app_metadata", fails("PGRST303", msgRoleNotString)},
-		{"a path to an array is refused", "$.roles", fails("PGRST303", msgRoleNotString)},
+		{"", ok("top", true)},
+		{"$.role", ok("top", true)},
+		{"$.postgrest.a_role", author},
+		{"$.customObject.manyRoles[1]", author},
+		{`$["https://www.example.com/roles"][0].value`, author},
+		{"$['https://www.example.com/role'].key", ok("author", true)},
+		{"$.myDomain[3]", anon},
+		{"$.myDomain[-1]", author},
+		{"$.myRole", anon},
+		{`$.realm_access.roles[?(@ == "postgrest_test_author")]`, author},
+		{`$.realm_access.roles[?(@ != "other")]`, author},
+		{"$.postgrest.roles[1]", ok("author", true)},
+		{"$.postgrest.roles[?(@ == 'author')]", ok("author", true)},
+		{"$.postgrest.roles[?search(@, '^au')]", ok("author", true)},
+		{"$.realm_access.roles[?search(@, 'test')]", author},
+		{"$.realm_access.roles[*]", ok("other", true)},
+		{"$..a_role", author},
+		{"$.realm_access.roles[?(@ == 'nobody')]", anon},
+		{".postgrest.a_role", author},
+		{".customObject.manyRoles[1]", author},
+		{`."https://www.example.com/roles"[0].value`, author},
+		{".myDomain[3]", anon},
+		{".myRole", anon},
+		{`.realm_access.roles[?(@ == "postgrest_test_author")]`, author},
+		{`.realm_access.roles[?(@ != "other")]`, author},
+		{`.realm_access.roles[?(@ ^== "postgrest_te")]`, author},
+		{`.realm_access.roles[?(@ ==^ "st_test_author")]`, author},
+		{`.realm_access.roles[?(@ *== "_test_")]`, author},
+		{`.objects[?(@ == "string")]`, anon},
+		{`.mixed[?(@ != "x")]`, author},
+		{".role.x", anon},
+		{".postgrest[0]", anon},
+		{"[0]", anon},
+		{"$.n", fails("PGRST303", msgRoleNotString)},
+		{"$.postgrest", fails("PGRST303", msgRoleNotString)},
+		{"$.mixed[*]", fails("PGRST303", msgRoleNotString)},
+		{".n", fails("PGRST303", msgRoleNotString)},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
+		t.Run("the key "+tc.key, func(t *testing.T) {
 			v := newVerifier(t, Config{Secret: testSecret, AnonRole: "web_anon", RoleClaimKey: tc.key})
 			id, err := v.Authenticate(token)
 			expect(t, id, err, tc.want)
 		})
+	}
+}
+
+func TestDeprecatedRoleClaimKey(t *testing.T) {
+	for key, want := range map[string]string{"": "", "$.roles.user_role": "", ".roles.user_role": `."roles"."user_role"`} {
+		v := newVerifier(t, Config{Secret: testSecret, RoleClaimKey: key})
+		dump, deprecated := v.DeprecatedRoleClaimKey()
+		if dump != want || deprecated != (want != "") {
+			t.Errorf("key %q: DeprecatedRoleClaimKey() = %q, %v; want %q", key, dump, deprecated, want)
+		}
 	}
 }

@@ -45,7 +45,7 @@ type Verifier struct {
 	remote   *RemoteKeys
 	audience string
 	anonRole string
-	rolePath rolePath
+	roleKey  roleClaimKey
 	now      func() time.Time
 	cache    *tokenCache // nil when disabled
 	// cacheMaxLifetime bounds how long a cached token is trusted; 0 means
@@ -67,7 +67,7 @@ func New(cfg Config) (*Verifier, error) {
 	if roleKey == "" {
 		roleKey = defaultRoleClaimKey
 	}
-	path, err := parseRolePath(roleKey)
+	key, err := parseRoleClaimKey(roleKey)
 	if err != nil {
 		return nil, fmt.Errorf("parsing jwt_role_claim_key %q: %w", roleKey, err)
 	}
@@ -77,7 +77,7 @@ func New(cfg Config) (*Verifier, error) {
 	v := &Verifier{
 		audience: cfg.Audience,
 		anonRole: cfg.AnonRole,
-		rolePath: path,
+		roleKey:  key,
 		now:      cfg.Now,
 
 		onCacheLookup: cfg.OnCacheLookup,
@@ -274,6 +274,16 @@ func segmentsDecode(token string) bool {
 	return errPayload == nil && errSig == nil
 }
 
+// DeprecatedRoleClaimKey reports whether jwt_role_claim_key is in the
+// deprecated syntax of PostgREST 14 and before, and returns it as
+// PostgREST's deprecation warning shows it (."roles"[0]).
+func (v *Verifier) DeprecatedRoleClaimKey() (string, bool) {
+	if v.roleKey.path != nil {
+		return "", false
+	}
+	return v.roleKey.deprecated.String(), true
+}
+
 // decodeHeader reads alg and kid. A kid that is not a string names no key
 // and is ignored; an alg that is not a string is returned as "", which no key
 // accepts.
@@ -295,7 +305,7 @@ func decodeHeader(seg string) (alg, kid string, ok bool) {
 func (v *Verifier) identify(claims map[string]any) (Identity, *apierr.Error) {
 	role := v.anonRole
 	// A null role counts as absent, as null exp/nbf/iat do.
-	if val, found := v.rolePath.lookup(claims); found && val != nil {
+	if val, found := v.roleKey.lookup(claims); found && val != nil {
 		s, isString := val.(string)
 		// An empty role would reach SET ROLE as "" and fail there, or worse;
 		// it is the token that is wrong.

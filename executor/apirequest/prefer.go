@@ -22,12 +22,6 @@ type Preferences struct {
 	MaxAffected *int64
 	// Invalid lists the preferences that were not understood.
 	Invalid []string
-
-	// timezoneToken is the timezone preference as written, and
-	// timezoneAt its place among Invalid, should ResolveTimezone find the
-	// zone unknown.
-	timezoneToken string
-	timezoneAt    int
 }
 
 // allowedValues are the values each enumerated preference takes.
@@ -43,8 +37,9 @@ var allowedValues = map[string][]string{
 
 // ParsePreferences reads every Prefer header. The first occurrence of a
 // preference wins. With handling=strict, anything not understood is
-// PGRST122; otherwise it is ignored. A timezone is taken as given until
-// ResolveTimezone checks it, which then makes the strict decision.
+// PGRST122; otherwise it is ignored. A timezone is taken as given, as
+// PostgREST v16 takes it: PostgreSQL checks it when the transaction sets
+// it, and a zone it does not know is its 400 whatever the handling.
 func ParsePreferences(headers []string) (Preferences, *apierr.Error) {
 	var p Preferences
 	seen := map[string]bool{}
@@ -63,15 +58,10 @@ func ParsePreferences(headers []string) (Preferences, *apierr.Error) {
 				p.Invalid = append(p.Invalid, token)
 				continue
 			}
-			if name == "timezone" {
-				p.timezoneToken, p.timezoneAt = token, len(p.Invalid)
-			}
 			seen[name] = true
 		}
 	}
-	// A time zone is valid or not by the schema cache: with one given,
-	// ResolveTimezone decides on strict handling.
-	if p.Handling == "strict" && len(p.Invalid) > 0 && p.Timezone == "" {
+	if p.Handling == "strict" && len(p.Invalid) > 0 {
 		return p, apierr.InvalidPreferences(p.Invalid)
 	}
 	return p, nil

@@ -129,10 +129,23 @@ func TestPreferences(t *testing.T) {
 		p, err := ParsePreferences([]string{"resolution=merge-duplicates, missing=default, handling=lenient",
 			"params=single-object, timezone=Europe/Paris, count=planned"})
 		want := Preferences{Resolution: "merge-duplicates", Missing: "default", Handling: "lenient",
-			Params: "single-object", Timezone: "Europe/Paris", Count: "planned",
-			timezoneToken: "timezone=Europe/Paris"}
+			Params: "single-object", Timezone: "Europe/Paris", Count: "planned"}
 		if err != nil || !reflect.DeepEqual(p, want) {
 			t.Fatalf("got %+v %v, want %+v", p, err, want)
+		}
+	})
+	t.Run("a timezone is taken as written, name or offset, for PostgreSQL to check", func(t *testing.T) {
+		for _, tz := range []string{"America/Los_Angeles", "+05:30", "-4", "05:30:15", "Invalid/Timezone"} {
+			p, err := ParsePreferences([]string{"handling=strict, timezone=" + tz})
+			if err != nil || p.Timezone != tz || len(p.Invalid) != 0 {
+				t.Errorf("timezone=%s: got %+v %v", tz, p, err)
+			}
+		}
+	})
+	t.Run("strict handling refuses what it does not understand beside a timezone", func(t *testing.T) {
+		_, err := ParsePreferences([]string{"handling=strict, timezone=UTC, foo"})
+		if err == nil || err.Code != "PGRST122" || err.Details != "Invalid preferences: foo" {
+			t.Fatalf("got %+v", err)
 		}
 	})
 	t.Run("values outside a preference's set are invalid", func(t *testing.T) {

@@ -41,8 +41,6 @@ type Catalog struct {
 	// Domains maps each domain to the type it is based on, both as
 	// format_type renders them.
 	Domains map[string]string
-	// Timezones are the names of pg_timezone_names.
-	Timezones map[string]bool
 }
 
 // Key is a primary key or unique constraint.
@@ -90,7 +88,6 @@ func Build(cat *Catalog) *Cache {
 		mediaHandlers:    indexMediaHandlers(cat.MediaHandlers),
 		representations:  indexRepresentations(cat.Representations),
 		domains:          cat.Domains,
-		timezones:        cat.Timezones,
 	}
 	exposed := make(map[string]bool, len(cat.Schemas))
 	for _, s := range cat.Schemas {

@@ -28,10 +28,9 @@ type Cache struct {
 	// computedColumns maps a relation to its computed columns by name.
 	computedColumns map[QualifiedName]map[string]*Function
 	// representations are the data representations by source and target
-	// type; domains and timezones are the Catalog's.
+	// type; domains are the Catalog's.
 	representations map[[2]string]*Representation
 	domains         map[string]string
-	timezones       map[string]bool
 }
 
 // QualifiedName names a relation or function by schema and name.

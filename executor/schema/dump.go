@@ -106,9 +106,6 @@ func (c *Cache) Dump(out io.Writer) error {
 			p("role_setting %q %q=%q", role, s.Name, s.Value)
 		}
 	}
-	for _, tz := range sortedStrings(c.timezones) {
-		p("timezone %q %t", tz, c.timezones[tz])
-	}
 	return w.Flush()
 }
 

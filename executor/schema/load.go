@@ -3,7 +3,6 @@ package schema
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -53,32 +52,10 @@ func Load(ctx context.Context, q Querier, schemas []string) (*Cache, error) {
 		byOID:  map[uint32]*Relation{},
 		cat:    &Catalog{Schemas: schemas},
 	}
-	// The time zone names come last, and take the server longer than any
-	// other query (it reads every zone file): the cache is built from the
-	// rest while they arrive.
-	queries := l.queries()
-	var built chan *Cache
-	zones := &queries[len(queries)-1]
-	readZones := zones.read
-	zones.read = func(rows pgx.Rows) error {
-		built = make(chan *Cache, 1)
-		go func() { built <- Build(l.cat) }()
-		return readZones(rows)
-	}
-	err := runPipelined(ctx, conn, schemas, queries)
-	if built == nil {
-		if err == nil {
-			err = errors.New("the time zone names were never read")
-		}
+	if err := runPipelined(ctx, conn, schemas, l.queries()); err != nil {
 		return nil, err
 	}
-	c := <-built
-	if err != nil {
-		return nil, err
-	}
-	l.cat.Timezones = l.timezones
-	c.timezones = l.timezones
-	return c, nil
+	return Build(l.cat), nil
 }
 
 // queries are Load's queries in the order they are sent and read: each
@@ -96,7 +73,6 @@ func (l *loader) queries() []catalogQuery {
 		{"the PostGIS schema", postgisSchemaSQL, false, l.readPostGISSchema},
 		{"data representations", representationsSQL, false, l.readRepresentations},
 		{"domains", domainsSQL, false, l.readDomains},
-		{"time zones", timezonesSQL, false, l.readTimezones},
 	}
 }
 
@@ -111,9 +87,6 @@ type loader struct {
 	// and the base tables of exposed views.
 	traced   []tracedColumn
 	relevant map[uint32]bool
-	// timezones are read while Build runs, which reads the Catalog: they
-	// join it, and the cache, once Build is done.
-	timezones map[string]bool
 }
 
 // tracedColumn is a view column that shows attnum of table unchanged.

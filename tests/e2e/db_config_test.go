@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
 )
 
 // dbConfigSchemas makes two schemas with one table each, readable by the
@@ -51,6 +53,16 @@ func eventually(t *testing.T, what string, check func() bool) {
 		}
 	}
 	t.Fatalf("%s did not happen within 5 seconds", what)
+}
+
+// waitForListener waits until pgrest listens for notifications: one sent
+// before would be lost.
+func waitForListener(t *testing.T) {
+	t.Helper()
+	eventually(t, "listening for notifications", func() bool {
+		return pgresttest.SQLInt(t, superDSN, `select count(*) from pg_stat_activity
+			where datname = current_database() and application_name = 'pgrest' and query ilike 'listen %'`) > 0
+	})
 }
 
 func TestInDatabaseConfiguration(t *testing.T) {

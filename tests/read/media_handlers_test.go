@@ -265,15 +265,16 @@ func TestPreferenceAppliedOrder(t *testing.T) {
 	})
 }
 
-// TestNoVary: PostgREST sends no Vary header, though the representation
-// depends on Accept; neither does pgrest.
-func TestNoVary(t *testing.T) {
+// TestVaryWhateverTheMediaType: PostgREST v16 sends Vary: Accept,
+// Prefer, Range on every successful response, whatever representation
+// Accept chose; so does pgrest.
+func TestVaryWhateverTheMediaType(t *testing.T) {
 	s := startMediaServer(t)
 	for _, accept := range []string{"application/json", "text/csv", "text/plain"} {
 		res := s.Get(t, "/scratch?id=eq.1", "Accept", accept)
 		res.ExpectStatus(t, http.StatusOK)
-		if v := res.Header.Values("Vary"); len(v) != 0 {
-			t.Errorf("Accept %s: Vary %q, want none", accept, v)
+		if v := res.Header.Values("Vary"); len(v) != 1 || v[0] != "Accept, Prefer, Range" {
+			t.Errorf("Accept %s: Vary %q, want Accept, Prefer, Range", accept, v)
 		}
 	}
 }

@@ -179,3 +179,14 @@ func TestALaggingReplicaIsSkippedUntilItCatchesUp(t *testing.T) {
 	took = waitUntil(t, 5*time.Second, "the replica taken back", func() bool { return onReplica(t, s) })
 	t.Logf("the replica was taken back %s after it resumed replaying", took)
 }
+
+// A read that ends in rollback checks its deferred constraints first (SET
+// CONSTRAINTS ALL IMMEDIATE, as PostgREST does); a hot standby allows it,
+// so such a read still runs on the replica.
+func TestARolledBackReadRunsOnTheReplica(t *testing.T) {
+	s := pgresttest.Start(t, base(), "db_tx_end rollback")
+	waitUntil(t, 10*time.Second, "the replica taken into use", func() bool { return onReplica(t, s) })
+	if !inRecovery(t, s.Get(t, "/where_am_i")) {
+		t.Error("it ran on the primary")
+	}
+}

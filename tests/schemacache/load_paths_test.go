@@ -148,8 +148,8 @@ func TestTheCacheLoadsThroughEveryKindOfConnection(t *testing.T) {
 }
 
 // TestAFailedLoadLeavesTheConnectionUsable: a catalog query that fails
-// mid-pipeline (here, on a statement timeout too short for the time zone
-// names) fails the load, and leaves the connection idle and working.
+// mid-pipeline (here, on a statement timeout too short for the catalog's
+// functions) fails the load, and leaves the connection idle and working.
 func TestAFailedLoadLeavesTheConnectionUsable(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

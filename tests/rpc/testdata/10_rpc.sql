@@ -209,6 +209,22 @@ begin
 end
 $$;
 
+-- PostgREST's RollbackSpec: a unique constraint checked at once, or, when
+-- the function defers it, at the transaction's end.
+create table api.deferrable_unique_constraint (col integer unique deferrable initially immediate);
+grant select, insert on api.deferrable_unique_constraint to web_anon, webuser;
+
+create function api.raise_constraint(deferred boolean default false) returns void
+language plpgsql volatile
+as $$
+begin
+  if deferred then
+    set constraints all deferred;
+  end if;
+  insert into api.deferrable_unique_constraint values (1), (1);
+end
+$$;
+
 -- Function settings -------------------------------------------------------------
 
 -- Finds an unexposed table through its own search_path.
