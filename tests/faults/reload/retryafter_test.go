@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
-	"time"
 
 	"github.com/pgrest/caddy-pgrest/tests/fixtures"
 	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
+	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
 
 // expectRetryAfter checks res is status with code and says when to retry.
@@ -44,23 +44,20 @@ func TestPoolTimeoutIs504WithRetryAfter(t *testing.T) {
 	s := startServer(t, dsn, "db_pool 1", "db_pool_acquisition_timeout 500ms")
 	s.Get(t, "/items?limit=1").ExpectStatus(t, http.StatusOK)
 
+	// A call holds the only connection until the lock is released.
+	const key = 504
+	release := pgtest.HoldLock(t, dsn, key)
 	held := make(chan *pgresttest.Response, 1)
 	go func() {
-		res, err := s.Try(nil, http.MethodGet, "/rpc/hold?seconds=3", "")
+		res, err := s.Try(nil, http.MethodGet, fmt.Sprintf("/rpc/wait_for_lock?key=%d", key), "")
 		if err != nil {
 			res = &pgresttest.Response{Status: -1, Body: []byte(err.Error())}
 		}
 		held <- res
 	}()
-	// Until the call holds the only connection, a read may still get it.
-	deadline := time.Now().Add(3 * time.Second)
-	var res *pgresttest.Response
-	for time.Now().Before(deadline) {
-		if res = s.Get(t, "/items?limit=1"); res.Status == http.StatusGatewayTimeout {
-			break
-		}
-	}
-	expectRetryAfter(t, res, http.StatusGatewayTimeout, "PGRST003")
+	pgtest.WaitForLockWaiters(t, dsn, 1)
+	expectRetryAfter(t, s.Get(t, "/items?limit=1"), http.StatusGatewayTimeout, "PGRST003")
+	release()
 	if h := <-held; h.Status != http.StatusOK {
 		t.Errorf("the call holding the connection got %d %s, want 200", h.Status, h.Body)
 	}
