@@ -1,9 +1,9 @@
 package e2e
 
 import (
-	"context"
+	"fmt"
+	"net/http"
 	"testing"
-	"time"
 
 	"github.com/golang-jwt/jwt/v5"
 
@@ -97,22 +97,22 @@ func freePort(t testing.TB) int {
 	return port
 }
 
-// waitForCall waits until one of pgrest's connections (the authenticator's)
-// runs a statement calling fn, so that a request sent in a goroutine is
-// known to hold its pool connection.
-func waitForCall(t testing.TB, fn string) {
+// holdPool sends a call of api.wait_for_lock to s in a goroutine and
+// returns once it holds a pool connection, which it keeps until release
+// is called; the call's response then comes on the channel (nil after a
+// transport error, reported through t). A test decides when the hold
+// ends, instead of sleeping for a time a loaded machine may outlast.
+func holdPool(t *testing.T, s *server, key int64) (release func(), answer <-chan *response) {
 	t.Helper()
-	conn := authConnect(t)
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		var n int
-		err := conn.QueryRow(context.Background(), `select count(*) from pg_stat_activity
-			where usename = 'authenticator' and state = 'active' and query like '%' || $1 || '%'`, fn).Scan(&n)
+	release = pgtest.HoldLock(t, superDSN, key)
+	done := make(chan *response, 1)
+	go func() {
+		res, err := s.errTry(http.MethodGet, fmt.Sprintf("/rpc/wait_for_lock?key=%d", key), "")
 		if err != nil {
-			t.Fatal(err)
+			t.Errorf("the call holding the pool: %v", err)
 		}
-		if n > 0 {
-			return
-		}
-	}
-	t.Fatalf("no connection of pgrest's runs %s", fn)
+		done <- res
+	}()
+	pgtest.WaitForLockWaiters(t, superDSN, 1)
+	return release, done
 }
