@@ -1,8 +1,6 @@
 package e2e
 
 import (
-	"fmt"
-	"net/http"
 	"testing"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -97,22 +95,9 @@ func freePort(t testing.TB) int {
 	return port
 }
 
-// holdPool sends a call of api.wait_for_lock to s in a goroutine and
-// returns once it holds a pool connection, which it keeps until release
-// is called; the call's response then comes on the channel (nil after a
-// transport error, reported through t). A test decides when the hold
-// ends, instead of sleeping for a time a loaded machine may outlast.
-func holdPool(t *testing.T, s *server, key int64) (release func(), answer <-chan *response) {
+// holdPool makes a call of api.wait_for_lock hold a pool connection of s
+// until release is called (see pgresttest.HoldConnections).
+func holdPool(t *testing.T, s *server, key int64) (release func(), answer <-chan *pgresttest.Response) {
 	t.Helper()
-	release = pgtest.HoldLock(t, superDSN, key)
-	done := make(chan *response, 1)
-	go func() {
-		res, err := s.errTry(http.MethodGet, fmt.Sprintf("/rpc/wait_for_lock?key=%d", key), "")
-		if err != nil {
-			t.Errorf("the call holding the pool: %v", err)
-		}
-		done <- res
-	}()
-	pgtest.WaitForLockWaiters(t, superDSN, 1)
-	return release, done
+	return pgresttest.HoldConnections(t, s.Server, superDSN, "wait_for_lock", key, 1)
 }

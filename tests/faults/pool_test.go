@@ -2,12 +2,11 @@ package faults
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"sync"
 	"testing"
 
-	"github.com/pgrest/caddy-pgrest/tests/pgtest"
+	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
 )
 
 // With every pool connection held, requests wait db_pool_acquisition_timeout
@@ -25,20 +24,7 @@ func TestPoolExhaustionAnswers504AfterTheTimeout(t *testing.T) {
 	s := startServer(t, "db_pool 2", "db_pool_acquisition_timeout 1s")
 	ready(t, s)
 
-	release := pgtest.HoldLock(t, db.SuperDSN, lockKey)
-	holders := make(chan int, pool)
-	for range pool {
-		go func() {
-			res, err := s.Try(nil, http.MethodPost, "/rpc/wait_for_lock", fmt.Sprintf(`{"key": %d}`, lockKey))
-			if err != nil {
-				t.Errorf("a holder's call failed: %v", err)
-				holders <- 0
-				return
-			}
-			holders <- res.Status
-		}()
-	}
-	pgtest.WaitForLockWaiters(t, db.SuperDSN, pool)
+	release, holders := pgresttest.HoldConnections(t, s, db.SuperDSN, "wait_for_lock", lockKey, pool)
 
 	var wg sync.WaitGroup
 	for range waiters {
@@ -63,8 +49,8 @@ func TestPoolExhaustionAnswers504AfterTheTimeout(t *testing.T) {
 	}
 	release()
 	for range pool {
-		if status := <-holders; status != http.StatusOK {
-			t.Errorf("a holder got %d, want 200", status)
+		if res := <-holders; res != nil && res.Status != http.StatusOK {
+			t.Errorf("a holder got %d %s, want 200", res.Status, res.Body)
 		}
 	}
 	res, err := s.Try(nil, http.MethodGet, "/writes?limit=1", "")

@@ -2,7 +2,6 @@ package replicas
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"sync"
 	"testing"
@@ -139,16 +138,12 @@ func busyBase(lines ...string) map[string]string {
 	return pgresttest.Directives(base(), append([]string{"db_replica_check_interval 30s"}, lines...)...)
 }
 
-// holdReplica sends a read of api.wait_on_replica to s in a goroutine and
-// returns once it holds a connection of the replica's pool, which it
-// keeps until release is called; its response then comes on the channel.
+// holdReplica makes a read of api.wait_on_replica hold a connection of
+// the replica's pool until release is called; its response then comes on
+// the channel.
 func holdReplica(t *testing.T, s *pgresttest.Server) (release func(), answer <-chan *pgresttest.Response) {
 	t.Helper()
-	const key = 7
-	release = pgtest.HoldLock(t, replicaSuperDSN, key)
-	answer = asyncGet(t, s, fmt.Sprintf("/rpc/wait_on_replica?key=%d", key))
-	pgtest.WaitForLockWaiters(t, replicaSuperDSN, 1)
-	return release, answer
+	return pgresttest.HoldConnections(t, s, replicaSuperDSN, "wait_on_replica", 7, 1)
 }
 
 func TestAReplicaWithEveryConnectionBusyHandsTheReadToThePrimary(t *testing.T) {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/pgrest/caddy-pgrest/tests/fixtures"
 	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
-	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
 
 // expectRetryAfter checks res is status with code and says when to retry.
@@ -44,21 +43,11 @@ func TestPoolTimeoutIs504WithRetryAfter(t *testing.T) {
 	s := startServer(t, dsn, "db_pool 1", "db_pool_acquisition_timeout 500ms")
 	s.Get(t, "/items?limit=1").ExpectStatus(t, http.StatusOK)
 
-	// A call holds the only connection until the lock is released.
-	const key = 504
-	release := pgtest.HoldLock(t, dsn, key)
-	held := make(chan *pgresttest.Response, 1)
-	go func() {
-		res, err := s.Try(nil, http.MethodGet, fmt.Sprintf("/rpc/wait_for_lock?key=%d", key), "")
-		if err != nil {
-			res = &pgresttest.Response{Status: -1, Body: []byte(err.Error())}
-		}
-		held <- res
-	}()
-	pgtest.WaitForLockWaiters(t, dsn, 1)
+	// A call holds the only connection until it is released.
+	release, held := pgresttest.HoldConnections(t, s, dsn, "wait_for_lock", 504, 1)
 	expectRetryAfter(t, s.Get(t, "/items?limit=1"), http.StatusGatewayTimeout, "PGRST003")
 	release()
-	if h := <-held; h.Status != http.StatusOK {
+	if h := <-held; h != nil && h.Status != http.StatusOK {
 		t.Errorf("the call holding the connection got %d %s, want 200", h.Status, h.Body)
 	}
 }
