@@ -17,7 +17,7 @@ func TestKeyRotationMidTraffic(t *testing.T) {
 	var current atomic.Pointer[signer]
 	current.Store(&a)
 	call := func() (int, string) { return p.call(current.Load().token(t)) }
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for {
 		code, _ := call()
 		if code == 200 {
@@ -83,7 +83,7 @@ func TestKeyRotationMidTraffic(t *testing.T) {
 	// A token with a new kid makes pgrest fetch (once the rate limit of
 	// unknown kids allows: within 5 s of b's).
 	c := newSigner(t, "key-c")
-	deadline = time.Now().Add(15 * time.Second)
+	deadline = time.Now().Add(30 * time.Second)
 	for !logHas(t, p.log, "fetching the JWKS; the last keys fetched stay in use", "404") {
 		if time.Now().After(deadline) {
 			t.Fatal("the failed fetch is not logged as an error naming the 404")
