@@ -19,8 +19,9 @@ export GOFLAGS ?= -mod=readonly
 
 TEST_TIMEOUT ?= 30m
 # -p 1: one test binary at a time. The fault, security and load tests
-# measure timings and connection counts on a 2-core machine; two such
-# packages at once (each with its own PostgreSQL) only measure each other.
+# count connections and hold pools under load on a 2-core machine; two
+# such packages at once (each with its own PostgreSQL) only slow each
+# other. No test asserts a duration or a rate: make bench measures those.
 GO_TEST_FLAGS ?= -race -count=1 -p 1 -timeout $(TEST_TIMEOUT)
 PKGS ?= ./...
 
@@ -84,8 +85,10 @@ test-client:
 	PGREST_CLIENT_SUITE=client2 $(GO) run ./$(CLIENT_DIR)/server
 
 # tests/bench, then tests/benchscale: what replica routing and PgBouncer
-# cost a read, and how long reads take to leave a replica that died and to
-# come back to it (BENCHSCALE_FLAGS, e.g. '-d 2s -c 8').
+# cost a read, how long reads take to leave a replica that died and to
+# come back to it, and how soon a NOTIFY reload shows and the API is back
+# after an outage (BENCHSCALE_FLAGS, e.g. '-d 2s -c 8'). Timings are
+# measured here, never asserted by make test.
 BENCHSCALE_FLAGS ?=
 bench:
 	$(GO) run ./tests/bench $(BENCH_FLAGS)

@@ -159,7 +159,7 @@ func TestHandlersShareOnePoolAcrossReloads(t *testing.T) {
 		if !first.closed.Load() {
 			t.Error("the pool was not closed")
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		if conn, err := first.Acquire(ctx); err == nil {
 			conn.Release()

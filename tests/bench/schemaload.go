@@ -15,7 +15,7 @@ import (
 )
 
 // The schema cache's load time is measured on the large schema of
-// tests/schemacache's load-time test: largeTables tables, each but the
+// tests/schemacache's large-schema test: largeTables tables, each but the
 // first with two foreign keys to earlier tables, and largeViews views
 // over them, every fourth over another view; in a database of its own, as
 // the authenticator (which has no privilege on it), with schema.Load, the

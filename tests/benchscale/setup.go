@@ -49,6 +49,10 @@ type env struct {
 	replica *pgtest.Replica
 	client  *http.Client
 	rows    int
+	// super is the superuser URL of the bench's database on the primary.
+	super string
+	// common are the subdirectives every variant starts from.
+	common map[string]string
 
 	routed, onReplica, direct, directUnprepared, bouncer *site
 }
@@ -66,6 +70,7 @@ func setUp(ctx context.Context, opt options) (*env, error) {
 	if err != nil {
 		return e, err
 	}
+	e.super = super
 	if err := pgtest.ExecSQL(ctx, super, fmt.Sprintf(fixtureSQL, opt.rows)); err != nil {
 		return e, fmt.Errorf("loading the fixture: %w", err)
 	}
@@ -87,9 +92,9 @@ func setUp(ctx context.Context, opt options) (*env, error) {
 	if err := waitForReplicaCopy(ctx, replicaDSN); err != nil {
 		return e, err
 	}
-	common := map[string]string{"db_schemas": "api", "db_anon_role": "web_anon", "db_pool": fmt.Sprint(opt.pool)}
+	e.common = map[string]string{"db_schemas": "api", "db_anon_role": "web_anon", "db_pool": fmt.Sprint(opt.pool)}
 	with := func(name string, lines ...string) *site {
-		return &site{name: name, dirs: pgresttest.Directives(common, lines...)}
+		return &site{name: name, dirs: pgresttest.Directives(e.common, lines...)}
 	}
 	q := pgresttest.Quote
 	e.routed = with("routed", "db_uri "+q(primary), "db_replicas "+q(replicaDSN),
@@ -100,7 +105,7 @@ func setUp(ctx context.Context, opt options) (*env, error) {
 	e.direct = with("direct", "db_uri "+q(primary))
 	e.directUnprepared = with("direct-unprepared", "db_uri "+q(primary), "db_prepared_statements false")
 	e.bouncer = with("pgbouncer", "db_uri "+q(viaBouncer), "db_prepared_statements false", "db_channel_uri "+q(primary))
-	if err := e.serve(); err != nil {
+	if err := serve(e.sites()...); err != nil {
 		return e, err
 	}
 	for _, s := range e.sites() {
@@ -118,12 +123,16 @@ func (e *env) sites() []*site {
 	return []*site{e.routed, e.onReplica, e.direct, e.directUnprepared, e.bouncer}
 }
 
-// serve loads one Caddy config with every variant as a site on a port of
-// its own.
-func (e *env) serve() error {
+// serve loads one Caddy config with each of sites as a site on a port of
+// its own, replacing the config Caddy runs; Caddy logs errors only.
+func serve(sites ...*site) error { return serveLogging("level ERROR", sites...) }
+
+// serveLogging is serve with the global log options log (a line such as
+// "level ERROR" or "output discard").
+func serveLogging(log string, sites ...*site) error {
 	var b strings.Builder
-	b.WriteString("{\n\tadmin off\n\tauto_https off\n\tpersist_config off\n\tlog {\n\t\tlevel ERROR\n\t}\n}\n")
-	for _, s := range e.sites() {
+	fmt.Fprintf(&b, "{\n\tadmin off\n\tauto_https off\n\tpersist_config off\n\tlog {\n\t\t%s\n\t}\n}\n", log)
+	for _, s := range sites {
 		port, err := pgresttest.FreePort()
 		if err != nil {
 			return err

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"net/http"
 	"testing"
 	"time"
 
@@ -63,11 +64,7 @@ func TestAuthVerifiedTokenCacheKeepsTheContract(t *testing.T) {
 				// exp 29 s ago is inside the skew for at most two more
 				// seconds: the first use is accepted (and cached), the use
 				// after that second has passed must be refused.
-				now := time.Now().Unix()
-				tok := bearer(token(t, jwt.MapClaims{"role": "auth_alice", "exp": now - 29}))
-				if got := authWho(t, s, tok...); got != "auth_alice" {
-					t.Fatalf("first use ran as %q, want auth_alice", got)
-				}
+				tok, now := firstUseWithinTheSkew(t, s)
 				time.Sleep(time.Until(time.Unix(now+2, int64(100*time.Millisecond))))
 				res := s.get(t, "/rpc/auth_whoami", tok...)
 				authExpectTokenError(t, res, 401, "PGRST303", "JWT expired")
@@ -83,5 +80,28 @@ func TestAuthVerifiedTokenCacheKeepsTheContract(t *testing.T) {
 				}
 			})
 		})
+	}
+}
+
+// firstUseWithinTheSkew makes a token of auth_alice whose exp was 29 s
+// before now (a whole second), uses it once and returns it with now. The
+// token is within the 30 s skew for the rest of that second at least; a
+// loaded machine may answer after it, and a refusal then is no fault, so
+// the token is made again, a few times. A refusal within that second is.
+func firstUseWithinTheSkew(t *testing.T, s *server) (tok []string, now int64) {
+	t.Helper()
+	for attempt := 1; ; attempt++ {
+		now = time.Now().Unix()
+		tok = bearer(token(t, jwt.MapClaims{"role": "auth_alice", "exp": now - 29}))
+		res := s.get(t, "/rpc/auth_whoami", tok...)
+		if res.Status == http.StatusOK {
+			if string(res.Body) != `"auth_alice"` {
+				t.Fatalf("first use ran as %s, want auth_alice", res.Body)
+			}
+			return tok, now
+		}
+		if time.Now().Unix() == now || attempt == 5 {
+			t.Fatalf("first use within the skew: %d %s, want 200", res.Status, res.Body)
+		}
 	}
 }

@@ -3,7 +3,6 @@ package e2e
 import (
 	"net/http"
 	"testing"
-	"time"
 )
 
 // Every error response carries Proxy-Status: pgrest; error=<code>, HEAD
@@ -73,9 +72,9 @@ func TestErrorsStatementTimeoutIs500(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			start := time.Now()
+			// 57014 is the timeout's cut: the 2 s statement would
+			// otherwise have ended with a 200.
 			res := s.errDo(t, c.method, c.path, c.body, c.headers...)
-			took := time.Since(start)
 			e := res.expectError(t, 500, "57014")
 			if c.method == http.MethodHead {
 				if len(res.Body) != 0 {
@@ -83,9 +82,6 @@ func TestErrorsStatementTimeoutIs500(t *testing.T) {
 				}
 			} else if e["message"] != message {
 				t.Errorf("message %q, want %q", e["message"], message)
-			}
-			if took > 1500*time.Millisecond {
-				t.Errorf("took %v: the statement was not cut at the timeout", took)
 			}
 		})
 	}

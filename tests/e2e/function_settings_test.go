@@ -3,7 +3,6 @@ package e2e
 import (
 	"net/http"
 	"testing"
-	"time"
 )
 
 // A function's SET clauses apply to its call, statement_timeout included:
@@ -18,11 +17,9 @@ func TestFunctionSettingsApplyToTheCall(t *testing.T) {
 	t.Cleanup(func() { sql(t, "drop function api.fs_slow(); drop function api.fs_timeout()") })
 	s := startServer(t)
 	t.Run("a statement_timeout set on the function cuts the call", func(t *testing.T) {
-		start := time.Now()
+		// No other timeout applies: without the function's, the 2 s call
+		// would end with a 200.
 		s.do(t, http.MethodPost, "/rpc/fs_slow", "{}").expectError(t, http.StatusInternalServerError, "57014")
-		if d := time.Since(start); d > 1500*time.Millisecond {
-			t.Fatalf("the call ran %v: the function's timeout did not apply", d)
-		}
 	})
 	t.Run("the setting is in force during the call", func(t *testing.T) {
 		res := s.get(t, "/rpc/fs_timeout")

@@ -1,9 +1,7 @@
 package e2e
 
 import (
-	"context"
 	"testing"
-	"time"
 
 	"github.com/golang-jwt/jwt/v5"
 
@@ -97,22 +95,9 @@ func freePort(t testing.TB) int {
 	return port
 }
 
-// waitForCall waits until one of pgrest's connections (the authenticator's)
-// runs a statement calling fn, so that a request sent in a goroutine is
-// known to hold its pool connection.
-func waitForCall(t testing.TB, fn string) {
+// holdPool makes a call of api.wait_for_lock hold a pool connection of s
+// until release is called (see pgresttest.HoldConnections).
+func holdPool(t *testing.T, s *server, key int64) (release func(), answer <-chan *pgresttest.Response) {
 	t.Helper()
-	conn := authConnect(t)
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		var n int
-		err := conn.QueryRow(context.Background(), `select count(*) from pg_stat_activity
-			where usename = 'authenticator' and state = 'active' and query like '%' || $1 || '%'`, fn).Scan(&n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if n > 0 {
-			return
-		}
-	}
-	t.Fatalf("no connection of pgrest's runs %s", fn)
+	return pgresttest.HoldConnections(t, s.Server, superDSN, "wait_for_lock", key, 1)
 }

@@ -3,7 +3,6 @@ package e2e
 import (
 	"net/http"
 	"testing"
-	"time"
 
 	"github.com/golang-jwt/jwt/v5"
 )
@@ -18,7 +17,7 @@ func TestRoleSettingsApplyToTheRolesRequests(t *testing.T) {
 	        grant rs_slow, rs_other to authenticator;
 	        grant usage on schema api to rs_slow, rs_other;
 	        grant execute on function api.auth_sleep(double precision), api.auth_setting(text) to rs_slow, rs_other;
-	        alter role rs_slow set statement_timeout = '3s';
+	        alter role rs_slow set statement_timeout = '1h';
 	        alter role rs_slow set app.rs_note = 'general';
 	        alter role rs_slow set log_min_duration_statement = '1s';
 	        do $$ begin
@@ -32,14 +31,10 @@ func TestRoleSettingsApplyToTheRolesRequests(t *testing.T) {
 	other := bearer(token(t, jwt.MapClaims{"role": "rs_other"}))
 
 	t.Run("the role's statement_timeout cuts a slow call with 57014", func(t *testing.T) {
-		start := time.Now()
+		// Of the role's settings only the database's (200ms) is shorter
+		// than the call: without it, the call would end with a 200.
 		s.do(t, http.MethodPost, "/rpc/auth_sleep", `{"seconds": 5}`, slow...).
 			expectError(t, http.StatusInternalServerError, "57014")
-		// 3s (the general setting) or 5s (none) would mean the database
-		// setting of 200ms did not apply.
-		if d := time.Since(start); d > 1500*time.Millisecond {
-			t.Fatalf("the call ran %v: the role's timeout for this database did not apply", d)
-		}
 	})
 	t.Run("the database-specific setting wins and the others are in force", func(t *testing.T) {
 		if got := authSetting(t, s, "statement_timeout", slow...); got != "200ms" {

@@ -27,6 +27,10 @@ func TestClientDisconnectStorm(t *testing.T) {
 		disconnects = 1000
 		clients     = 20
 		hangUpAfter = 50 * time.Millisecond
+		// callSeconds is what each call sleeps unless cancelled: more
+		// than settleTimeout.
+		callSeconds   = `{"seconds": 60}`
+		settleTimeout = 30 * time.Second
 	)
 	logFile := filepath.Join(t.TempDir(), "caddy.log")
 	s, _, err := pgresttest.Serve(pgresttest.Directives(defaults, "db_pool 10"),
@@ -53,7 +57,7 @@ func TestClientDisconnectStorm(t *testing.T) {
 			defer wg.Done()
 			for range work {
 				ctx, cancel := context.WithTimeout(context.Background(), hangUpAfter)
-				req, _ := http.NewRequestWithContext(ctx, http.MethodPost, s.URL+"/rpc/sleep", strings.NewReader(`{"seconds": 2}`))
+				req, _ := http.NewRequestWithContext(ctx, http.MethodPost, s.URL+"/rpc/sleep", strings.NewReader(callSeconds))
 				req.Header.Set("Content-Type", "application/json")
 				res, err := client.Do(req)
 				switch {
@@ -61,8 +65,8 @@ func TestClientDisconnectStorm(t *testing.T) {
 					body, _ := io.ReadAll(res.Body)
 					res.Body.Close()
 					answered.Add(1)
-					// A 2 s call cannot succeed in 50 ms: this is an
-					// error, such as another request's late cancel.
+					// A call of a minute cannot succeed in 50 ms: this
+					// is an error, such as another request's late cancel.
 					t.Errorf("answered before the hang-up: %d %s", res.StatusCode, body)
 				case errors.Is(err, context.DeadlineExceeded):
 					hungUp.Add(1)
@@ -111,10 +115,12 @@ func TestClientDisconnectStorm(t *testing.T) {
 	close(stop)
 	bystanders.Wait()
 
-	// Cancelled statements end at once. The calls sleep 2 s, so one that
-	// was not cancelled would still run after the second allowed here.
+	// Cancelled statements end. The calls sleep a minute, longer than the
+	// wait allowed here, so one that was not cancelled still runs when
+	// the wait gives up: the wait tells a cancelled call from one that
+	// finished.
 	var running, idleInTx int64
-	settled := waitFor(time.Second, func() bool {
+	settled := waitFor(settleTimeout, func() bool {
 		running = authenticatorBackends(t, "active", sleepCall)
 		idleInTx = authenticatorBackends(t, "idle in transaction", "")
 		return running == 0 && idleInTx == 0
@@ -138,7 +144,7 @@ func TestClientDisconnectStorm(t *testing.T) {
 		t.Errorf("only %d of %d requests were cut by the client; the test did not test disconnects", hungUp.Load(), disconnects)
 	}
 	if !settled {
-		t.Errorf("1 s after the storm, %d backends still run api.sleep and %d are idle in transaction", running, idleInTx)
+		t.Errorf("%s after the storm, %d backends still run api.sleep and %d are idle in transaction", settleTimeout, running, idleInTx)
 	}
 	if opened > pool {
 		t.Errorf("the storm opened %d database connections, more than the pool's %d: the pool was reset", opened, pool)

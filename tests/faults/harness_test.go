@@ -131,12 +131,12 @@ func waitFor(timeout time.Duration, cond func() bool) bool {
 // schema cache is loaded before the faults start.
 func ready(t testing.TB, s *pgresttest.Server) {
 	t.Helper()
-	ok := waitFor(20*time.Second, func() bool {
+	ok := waitFor(time.Minute, func() bool {
 		res, err := s.Try(nil, "GET", "/writes?limit=1", "")
 		return err == nil && res.Status == 200
 	})
 	if !ok {
-		t.Fatal("the server did not answer 200 within 20 s")
+		t.Fatal("the server did not answer 200 within a minute")
 	}
 }
 

@@ -146,7 +146,7 @@ func servePgrest(t *testing.T, url string) *pgrest {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = pgresttest.Stop() })
-	return &pgrest{Server: s, log: logPath, client: &http.Client{Timeout: 10 * time.Second}}
+	return &pgrest{Server: s, log: logPath, client: &http.Client{Timeout: 30 * time.Second}}
 }
 
 // call reads a row with the token and returns the status and body.

@@ -11,14 +11,15 @@ import (
 	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
 
-// propagationBound is how soon after NOTIFY pgrst, 'reload schema' every
-// node must serve the changed schema.
-const propagationBound = 5 * time.Second
+// propagationTimeout bounds the wait for every node to serve the schema
+// changed by NOTIFY pgrst, 'reload schema': it keeps the test from
+// hanging, and is generous for a loaded machine. How soon each node
+// serves it is logged, not asserted.
+const propagationTimeout = 30 * time.Second
 
 // TestSchemaReloadReachesEveryNode: a table made after both nodes started
-// is served by neither until NOTIFY pgrst, 'reload schema', then by both
-// within propagationBound; dropping it and notifying again makes both
-// answer 404 PGRST205 again.
+// is served by neither until NOTIFY pgrst, 'reload schema', then by both;
+// dropping it and notifying again makes both answer 404 PGRST205 again.
 func TestSchemaReloadReachesEveryNode(t *testing.T) {
 	nodes := []*node{newNode(t, "a"), newNode(t, "b")}
 	const path = "/node_reload?select=id"
@@ -49,7 +50,7 @@ grant select on api.node_reload to web_anon;`)
 
 // timeUntil sends NOTIFY pgrst, 'reload schema' and polls path on every
 // node until it answers status with a body holding want, failing t when a
-// node does not within propagationBound. It returns each node's time from
+// node does not within propagationTimeout. It returns each node's time from
 // the NOTIFY to that answer.
 func timeUntil(t *testing.T, nodes []*node, path string, status int, want string) map[string]time.Duration {
 	t.Helper()
@@ -65,9 +66,9 @@ func timeUntil(t *testing.T, nodes []*node, path string, status int, want string
 		wg.Add(1)
 		go func(n *node) {
 			defer wg.Done()
-			client := &http.Client{Timeout: propagationBound}
+			client := &http.Client{Timeout: propagationTimeout}
 			var last string
-			for time.Since(start) < propagationBound {
+			for time.Since(start) < propagationTimeout {
 				code, body, err := get(client, n.URL+path)
 				if err == nil && code == status && strings.Contains(body, want) {
 					mu.Lock()
@@ -88,7 +89,7 @@ func timeUntil(t *testing.T, nodes []*node, path string, status int, want string
 	}
 	wg.Wait()
 	if len(failed) > 0 {
-		t.Fatalf("not answering %d %s within %s of the NOTIFY: %s", status, want, propagationBound, strings.Join(failed, ", "))
+		t.Fatalf("not answering %d %s within %s of the NOTIFY: %s", status, want, propagationTimeout, strings.Join(failed, ", "))
 	}
 	return took
 }

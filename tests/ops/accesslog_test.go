@@ -28,7 +28,7 @@ func TestAccessLogSaysWhoDidWhat(t *testing.T) {
 		"bad-token":      {"user_id": "", "pgrest_code": "PGRST301", "pgrest_action": "read", "status": float64(401)},
 	}
 	var lines map[string]map[string]any
-	eventually(t, 5*time.Second, "the access log lacks some requests", func() bool {
+	eventually(t, 30*time.Second, "the access log lacks some requests", func() bool {
 		lines = map[string]map[string]any{}
 		for _, l := range logLines(t, s.AccessLog, "handled request") {
 			req, _ := l["request"].(map[string]any)

@@ -52,7 +52,7 @@ func TestAdminAPI(t *testing.T) {
 		t.Cleanup(func() {
 			superExec(t, "alter role authenticator reset pgrst.db_max_rows; notify pgrst, 'reload config'")
 		})
-		eventually(t, 10*time.Second, "/pgrest/config does not show the database's db_max_rows", func() bool {
+		eventually(t, 30*time.Second, "/pgrest/config does not show the database's db_max_rows", func() bool {
 			_, body := get(t, http.MethodGet, s.Admin+"/pgrest/config")
 			return strings.Contains(body, `"db_max_rows":7`)
 		})
@@ -83,7 +83,7 @@ func TestAdminAPI(t *testing.T) {
 		if code, body := get(t, http.MethodPost, s.Admin+"/pgrest/reload"); code != http.StatusNoContent {
 			t.Fatalf("POST /pgrest/reload = %d %s", code, body)
 		}
-		eventually(t, 10*time.Second, "the reloaded cache does not serve the new table", func() bool {
+		eventually(t, 30*time.Second, "the reloaded cache does not serve the new table", func() bool {
 			code, _ := get(t, http.MethodGet, s.API+"/made_after_start")
 			return code == 200
 		})

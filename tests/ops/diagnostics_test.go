@@ -13,7 +13,7 @@ import (
 func TestStartupLogsTheLoadedSchemaCache(t *testing.T) {
 	s := startReadySite(t)
 	var l map[string]any
-	eventually(t, 5*time.Second, "no \"schema cache loaded\" line", func() bool {
+	eventually(t, 30*time.Second, "no \"schema cache loaded\" line", func() bool {
 		lines := logLines(t, s.Log, "schema cache loaded")
 		if len(lines) > 0 {
 			l = lines[0]
@@ -46,7 +46,7 @@ func TestLogsWhyTheDatabaseCannotBeReached(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			s := startSite(t, "db_uri "+pgresttest.Quote(c.uri), "db_channel_enabled false")
-			eventually(t, 10*time.Second, "fewer than two error lines naming "+c.cause, func() bool {
+			eventually(t, 30*time.Second, "fewer than two error lines naming "+c.cause, func() bool {
 				n := 0
 				for _, l := range logLines(t, s.Log, "loading the schema cache") {
 					if l["level"] == "error" && strings.Contains(fmt.Sprint(l["error"]), c.cause) {

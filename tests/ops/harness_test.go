@@ -120,7 +120,9 @@ func (s *site) load(t *testing.T) {
 	}
 }
 
-var client = &http.Client{Timeout: 30 * time.Second}
+// client bounds every request of these tests, so a hang fails the test;
+// generous for a loaded machine.
+var client = &http.Client{Timeout: time.Minute}
 
 // get sends a request and returns the status and body.
 func get(t *testing.T, method, url string, headers ...string) (int, string) {
@@ -159,7 +161,7 @@ func eventually(t *testing.T, timeout time.Duration, what string, cond func() bo
 // waitReady waits until the health site's /ready is 200.
 func (s *site) waitReady(t *testing.T) {
 	t.Helper()
-	eventually(t, 20*time.Second, "/ready is not 200", func() bool {
+	eventually(t, 30*time.Second, "/ready is not 200", func() bool {
 		code, _ := get(t, http.MethodGet, s.Health+"/ready")
 		return code == http.StatusOK
 	})

@@ -42,7 +42,7 @@ func TestNotReadyWhileTheDatabaseRefusesTheLogin(t *testing.T) {
 	// The admin API tells the operator why.
 	var code int
 	var body string
-	eventually(t, 10*time.Second, "admin /pgrest/ready does not name the failed password authentication", func() bool {
+	eventually(t, 30*time.Second, "admin /pgrest/ready does not name the failed password authentication", func() bool {
 		code, body = get(t, http.MethodGet, s.Admin+"/pgrest/ready")
 		return strings.Contains(body, "password authentication failed")
 	})
@@ -59,7 +59,7 @@ func TestReadyFollowsTheDatabaseDownAndUp(t *testing.T) {
 	superExec(t, "alter role authenticator nologin")
 	t.Cleanup(func() { superExec(t, "alter role authenticator login") })
 	superExec(t, "select pg_terminate_backend(pid) from pg_stat_activity where usename = 'authenticator'")
-	eventually(t, 10*time.Second, "/ready stays 200 while the database refuses the authenticator", func() bool {
+	eventually(t, 30*time.Second, "/ready stays 200 while the database refuses the authenticator", func() bool {
 		code, _ := get(t, http.MethodGet, s.Health+"/ready")
 		return code == http.StatusServiceUnavailable
 	})

@@ -3,7 +3,6 @@ package ops
 import (
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -11,6 +10,8 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
+
+	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
 )
 
 // scrape reads the metrics site's /metrics with Prometheus's own text
@@ -126,41 +127,53 @@ func TestMetricsCountWhatPgrestDoes(t *testing.T) {
 	}
 }
 
+// A request waiting for a pool connection shows in db_pool_waiting while
+// it waits, and one that waits in vain counts in db_pool_timeouts_total.
+// The only connection is held by a call until the test releases it, so
+// the waits end when the test says, not in a race between a sleep and a
+// scrape.
 func TestMetricsCountPoolTimeoutsAndWaiters(t *testing.T) {
-	s := startReadySite(t, "db_pool 1", "db_pool_acquisition_timeout 300ms")
-	timeouts0, _ := value(s.scrape(t), "caddy_pgrest_db_pool_timeouts_total")
-	// One request holds the only connection for 1.5 s; while it does, a
-	// second waits 300 ms in vain (504 PGRST003) and a scrape sees the
-	// waiter.
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		get(t, http.MethodGet, s.API+"/rpc/hold?seconds=1.5")
-	}()
-	sawWaiter := false
-	eventually(t, 10*time.Second, "no request timed out waiting for the pool", func() bool {
-		done := make(chan struct{})
+	t.Run("a request waiting for the pool shows in db_pool_waiting", func(t *testing.T) {
+		// The wait would last a minute: the scrapes below meet it.
+		s := startReadySite(t, "db_pool 1", "db_pool_acquisition_timeout 1m")
+		release, held := pgresttest.HoldConnections(t, &pgresttest.Server{URL: s.API}, db.SuperDSN, "wait_for_lock", 11, 1)
+		waiter := make(chan int, 1)
 		go func() {
-			defer close(done)
-			get(t, http.MethodGet, s.API+"/clients?id=eq.1")
-		}()
-		for range 5 {
-			if v, _ := value(s.scrape(t), "caddy_pgrest_db_pool_waiting"); v >= 1 {
-				sawWaiter = true
+			res, err := client.Get(s.API + "/clients?id=eq.1")
+			if err != nil {
+				t.Errorf("the waiting request: %v", err)
+				waiter <- 0
+				return
 			}
+			res.Body.Close()
+			waiter <- res.StatusCode
+		}()
+		eventually(t, 30*time.Second, "caddy_pgrest_db_pool_waiting never showed the waiting request", func() bool {
+			v, _ := value(s.scrape(t), "caddy_pgrest_db_pool_waiting")
+			return v >= 1
+		})
+		release()
+		if code := <-waiter; code != http.StatusOK {
+			t.Errorf("the waiting request got %d once the connection was released, want 200", code)
 		}
-		<-done
-		v, _ := value(s.scrape(t), "caddy_pgrest_db_pool_timeouts_total")
-		return v >= timeouts0+1
+		<-held
+		if v := mustValue(t, s.scrape(t), "caddy_pgrest_db_pool_waiting"); v != 0 {
+			t.Errorf("db_pool_waiting = %v after the wait, want 0", v)
+		}
 	})
-	wg.Wait()
-	if !sawWaiter {
-		t.Error("caddy_pgrest_db_pool_waiting never showed the waiting request")
-	}
-	if v := mustValue(t, s.scrape(t), "caddy_pgrest_db_pool_waiting"); v != 0 {
-		t.Errorf("db_pool_waiting = %v after the load, want 0", v)
-	}
+	t.Run("a request that waits in vain counts in db_pool_timeouts_total", func(t *testing.T) {
+		s := startReadySite(t, "db_pool 1", "db_pool_acquisition_timeout 300ms")
+		timeouts0, _ := value(s.scrape(t), "caddy_pgrest_db_pool_timeouts_total")
+		release, held := pgresttest.HoldConnections(t, &pgresttest.Server{URL: s.API}, db.SuperDSN, "wait_for_lock", 12, 1)
+		if code, body := get(t, http.MethodGet, s.API+"/clients?id=eq.1"); code != http.StatusGatewayTimeout {
+			t.Errorf("with the pool held: %d %s, want 504", code, body)
+		}
+		if v := mustValue(t, s.scrape(t), "caddy_pgrest_db_pool_timeouts_total"); v != timeouts0+1 {
+			t.Errorf("db_pool_timeouts_total = %v, want %v", v, timeouts0+1)
+		}
+		release()
+		<-held
+	})
 }
 
 func TestMetricsSurviveAConfigReload(t *testing.T) {

@@ -36,7 +36,7 @@ func TestStartLoadsTheSchemaCacheOnce(t *testing.T) {
 	// The same config again is a config reload: the source is kept and
 	// reads the schema again, as a restart would.
 	s.load(t)
-	eventually(t, 10*time.Second, "no schema cache load after a config reload", func() bool { return loads() >= 2 })
+	eventually(t, 30*time.Second, "no schema cache load after a config reload", func() bool { return loads() >= 2 })
 	time.Sleep(time.Second)
 	if n := loads(); n != 2 {
 		t.Fatalf("after a config reload: %d schema cache loads, want 2", n)

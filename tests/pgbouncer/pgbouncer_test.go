@@ -49,7 +49,7 @@ func bouncerStats(t *testing.T, s *pgresttest.Server) int64 {
 	}
 	cfg.Database = "pgbouncer"
 	cfg.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
@@ -117,7 +117,7 @@ func TestRequestsGoThroughPgBouncer(t *testing.T) {
 
 	// The reload listener connects around PgBouncer: NOTIFY reaches it.
 	execSQL(t, "create table api.after_start (id int primary key); grant select on api.after_start to web_anon; notify pgrst, 'reload schema'")
-	eventually(t, 10*time.Second, "NOTIFY did not reload the schema cache", func() bool {
+	eventually(t, 30*time.Second, "NOTIFY did not reload the schema cache", func() bool {
 		res, err := s.Try(http.DefaultClient, http.MethodGet, "/after_start", "")
 		return err == nil && res.Status == http.StatusOK
 	})
@@ -125,7 +125,7 @@ func TestRequestsGoThroughPgBouncer(t *testing.T) {
 
 func waitServed(t *testing.T, s *pgresttest.Server, path string) {
 	t.Helper()
-	eventually(t, 20*time.Second, path+" is not served", func() bool {
+	eventually(t, 30*time.Second, path+" is not served", func() bool {
 		res, err := s.Try(http.DefaultClient, http.MethodGet, path, "")
 		return err == nil && res.Status == http.StatusOK
 	})

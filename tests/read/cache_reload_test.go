@@ -62,7 +62,7 @@ func eventually(t *testing.T, timeout time.Duration, try func() (bool, string)) 
 // poke (which may be nil) before each attempt.
 func eventuallyBody(t *testing.T, s *server, path, want string, poke func()) {
 	t.Helper()
-	eventually(t, 10*time.Second, func() (bool, string) {
+	eventually(t, 30*time.Second, func() (bool, string) {
 		if poke != nil {
 			poke()
 		}
@@ -176,7 +176,7 @@ func TestCacheUnavailable(t *testing.T) {
 	}
 	t.Run("once the catalog is readable again, a retry loads the cache and requests succeed", func(t *testing.T) {
 		pgtest.Exec(t, dsn, `grant execute on function pg_catalog.format_type(oid, integer) to public`)
-		eventually(t, 20*time.Second, func() (bool, string) {
+		eventually(t, 30*time.Second, func() (bool, string) {
 			res := s.Get(t, "/seed")
 			if res.Status != http.StatusOK {
 				return false, res.Header.Get("Proxy-Status") + " " + string(res.Body)

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig"
@@ -21,25 +20,39 @@ import (
 // each on a site of its own, and returns their URLs.
 func serveWithMetrics(t *testing.T, dirs map[string]string) (api, metrics string) {
 	t.Helper()
-	apiPort, err := pgresttest.FreePort()
-	if err != nil {
-		t.Fatal(err)
+	apis, metrics := serveSites(t, dirs)
+	return apis[0], metrics
+}
+
+// serveSites serves pgrest once for each of sites (the subdirectives of
+// each) and Caddy's metrics handler, each on a site of its own of one
+// config, and returns their URLs.
+func serveSites(t *testing.T, sites ...map[string]string) (apis []string, metrics string) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("{\n\tadmin off\n\tauto_https off\n\tpersist_config off\n}\n")
+	for _, dirs := range sites {
+		port, err := pgresttest.FreePort()
+		if err != nil {
+			t.Fatal(err)
+		}
+		names := make([]string, 0, len(dirs))
+		for n := range dirs {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		fmt.Fprintf(&b, "http://127.0.0.1:%d {\n\tpgrest {\n", port)
+		for _, n := range names {
+			fmt.Fprintf(&b, "\t\t%s %s\n", n, dirs[n])
+		}
+		b.WriteString("\t}\n}\n")
+		apis = append(apis, fmt.Sprintf("http://127.0.0.1:%d", port))
 	}
 	metricsPort, err := pgresttest.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}
-	names := make([]string, 0, len(dirs))
-	for n := range dirs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	var b strings.Builder
-	fmt.Fprintf(&b, "{\n\tadmin off\n\tauto_https off\n\tpersist_config off\n}\nhttp://127.0.0.1:%d {\n\tpgrest {\n", apiPort)
-	for _, n := range names {
-		fmt.Fprintf(&b, "\t\t%s %s\n", n, dirs[n])
-	}
-	fmt.Fprintf(&b, "\t}\n}\nhttp://127.0.0.1:%d {\n\tmetrics\n}\n", metricsPort)
+	fmt.Fprintf(&b, "http://127.0.0.1:%d {\n\tmetrics\n}\n", metricsPort)
 	cfg, _, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(b.String()), nil)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, b.String())
@@ -52,7 +65,7 @@ func serveWithMetrics(t *testing.T, dirs map[string]string) (api, metrics string
 			t.Errorf("stopping Caddy: %v", err)
 		}
 	})
-	return fmt.Sprintf("http://127.0.0.1:%d", apiPort), fmt.Sprintf("http://127.0.0.1:%d/metrics", metricsPort)
+	return apis, fmt.Sprintf("http://127.0.0.1:%d/metrics", metricsPort)
 }
 
 // metric reads one sample of the exposition at url; labels is the
@@ -86,7 +99,7 @@ func metric(t *testing.T, url, name, labels string) float64 {
 func TestReplicaMetrics(t *testing.T) {
 	api, metrics := serveWithMetrics(t, base())
 	s := &pgresttest.Server{URL: api}
-	waitUntil(t, 10*time.Second, "the replica taken into use", func() bool { return onReplica(t, s) })
+	waitUntil(t, "the replica taken into use", func() bool { return onReplica(t, s) })
 	label := `replica="127.0.0.1:` + replica.Port() + `/pgrest_replicas"`
 
 	if up := metric(t, metrics, "caddy_pgrest_db_replica_up", label); up != 1 {
@@ -121,7 +134,7 @@ func TestReplicaMetrics(t *testing.T) {
 		}
 	})
 	s.Do(t, "POST", "/notes", `{"body":"metrics"}`).ExpectStatus(t, http.StatusCreated)
-	waitUntil(t, 10*time.Second, "the replica down in the metrics", func() bool {
+	waitUntil(t, "the replica down in the metrics", func() bool {
 		return metric(t, metrics, "caddy_pgrest_db_replica_up", label) == 0
 	})
 	if lag := metric(t, metrics, "caddy_pgrest_db_replica_lag_seconds", label); lag <= 5 {
@@ -135,5 +148,5 @@ func TestReplicaMetrics(t *testing.T) {
 	}
 	pgresttest.SQLInt(t, replicaSuperDSN, "select 1 from pg_wal_replay_resume()")
 	resumed = true
-	waitUntil(t, 10*time.Second, "the replica taken back", func() bool { return onReplica(t, s) })
+	waitUntil(t, "the replica taken back", func() bool { return onReplica(t, s) })
 }

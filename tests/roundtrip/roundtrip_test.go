@@ -107,7 +107,7 @@ func newCounted(t *testing.T, cfg executor.Config, planMode string) *counted {
 	}
 	exec.Start(ctx)
 	t.Cleanup(func() { cancel(); pool.Close() })
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for exec.Ready(ctx) != nil {
 		if time.Now().After(deadline) {
 			t.Fatal("the schema cache did not load")

@@ -27,30 +27,38 @@ func (c countingConn) Write(b []byte) (int, error) {
 	return c.Conn.Write(b)
 }
 
-// TestTheCacheLoadsInOneRoundTrip: every catalog query goes out in one
-// write, the transaction's begin and end included, whatever the number
-// of queries.
-func TestTheCacheLoadsInOneRoundTrip(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cfg, err := pgx.ParseConfig(pgtest.DSNFor(fixtureDSN, authenticator, authenticatorPassword))
+// connectCounting connects to dsn through a countingConn and returns the
+// connection (closed when t ends) and its count of writes.
+func connectCounting(t *testing.T, ctx context.Context, dsn string) (*pgx.Conn, *atomic.Int64) {
+	t.Helper()
+	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var writes atomic.Int64
+	writes := &atomic.Int64{}
 	dial := cfg.DialFunc
 	cfg.DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error) {
 		c, err := dial(ctx, network, addr)
 		if err != nil {
 			return nil, err
 		}
-		return countingConn{c, &writes}, nil
+		return countingConn{c, writes}, nil
 	}
 	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close(context.Background())
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn, writes
+}
+
+// TestTheCacheLoadsInOneRoundTrip: every catalog query goes out in one
+// write, the transaction's begin and end included, whatever the number
+// of queries.
+func TestTheCacheLoadsInOneRoundTrip(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	conn, writes := connectCounting(t, ctx, pgtest.DSNFor(fixtureDSN, authenticator, authenticatorPassword))
 	for round := 1; round <= 2; round++ {
 		before := writes.Load()
 		c, err := schema.Load(ctx, conn, []string{"api"})

@@ -63,11 +63,11 @@ func TestStatementLoggingKeepsClaimsAndAppSettingsOutOfTheLogWhenTold(t *testing
 		}
 		return string(logged)
 	}
-	// serverLogged waits a moment for marker to reach the server's log and
-	// returns the log.
+	// serverLogged waits for marker to reach the server's log, for 30 s at
+	// most (generous for a loaded machine), and returns the log.
 	serverLogged := func(t *testing.T, marker string) string {
 		var text string
-		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 			b, err := os.ReadFile(serverLog)
 			if err != nil {
 				t.Fatal(err)

@@ -162,7 +162,7 @@ func TestAResultTypeChangedByDDLIsAClientErrorUntilTheSchemaReloads(t *testing.T
 
 	waitForListener(t)
 	pgtest.Exec(t, db.SuperDSN, `notify pgrst, 'reload schema'`)
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for {
 		mark := rec.mark()
 		res := s.Get(t, "/items?id=eq.1")
@@ -191,11 +191,11 @@ func TestAResultTypeChangedByDDLIsAClientErrorUntilTheSchemaReloads(t *testing.T
 // one NOTIFY reloads its schema cache exactly once.
 func waitForListener(t *testing.T) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for pgresttest.SQLInt(t, db.SuperDSN, `select count(*) from pg_stat_activity
 		where datname = current_database() and query ilike 'listen %'`) == 0 {
 		if time.Now().After(deadline) {
-			t.Fatal("pgrest did not start listening for notifications within 10s")
+			t.Fatal("pgrest did not start listening for notifications within 30s")
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

@@ -33,10 +33,10 @@ func TestStatementEvictionKeepsOtherStatements(t *testing.T) {
 
 	pgtest.Exec(t, dsn, `create table api.after_reload (id int); insert into api.after_reload values (1);`)
 	pgtest.Exec(t, dsn, `notify pgrst, 'reload schema'`)
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(reloadTimeout)
 	for s.Get(t, "/after_reload").Status != http.StatusOK {
 		if time.Now().After(deadline) {
-			t.Fatal("the schema cache did not reload within 10s")
+			t.Fatalf("the schema cache did not reload within %s", reloadTimeout)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

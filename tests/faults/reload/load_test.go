@@ -17,16 +17,14 @@ type loadResult struct {
 	mu       sync.Mutex
 	total    int
 	failures map[string]int // "503 PGRST002", "connection: ..."
-	slowest  time.Duration
 	// resent counts requests sent again after a connection-level error.
 	resent int
 }
 
-func (r *loadResult) record(res *pgresttest.Response, err error, took time.Duration) {
+func (r *loadResult) record(res *pgresttest.Response, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.total++
-	r.slowest = max(r.slowest, took)
 	switch {
 	case err != nil:
 		r.failures["connection: "+err.Error()]++
@@ -49,10 +47,18 @@ func (r *loadResult) failed() (int, string) {
 	return n, strings.Join(kinds, "; ")
 }
 
-// runLoad sends requests to s from workers goroutines, each path in turn,
-// until stop is closed, and returns what they got.
-func runLoad(s *pgresttest.Server, workers int, paths []string, stop <-chan struct{}) *loadResult {
-	r := &loadResult{failures: map[string]int{}}
+// answered is the number of requests answered so far.
+func (r *loadResult) answered() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.total
+}
+
+// startLoad sends requests to s from workers goroutines, each path in
+// turn, until the stop it returns is called; stop returns what they got.
+func startLoad(s *pgresttest.Server, workers int, paths []string) (r *loadResult, stop func() *loadResult) {
+	r = &loadResult{failures: map[string]int{}}
+	done := make(chan struct{})
 	var wg sync.WaitGroup
 	var next atomic.Int64
 	for range workers {
@@ -62,12 +68,11 @@ func runLoad(s *pgresttest.Server, workers int, paths []string, stop <-chan stru
 			client := &http.Client{Timeout: 30 * time.Second}
 			for {
 				select {
-				case <-stop:
+				case <-done:
 					return
 				default:
 				}
 				path := paths[int(next.Add(1))%len(paths)]
-				start := time.Now()
 				res, err := s.Try(client, http.MethodGet, path, "")
 				if err != nil {
 					// A reload shuts the old server down, and Caddy's
@@ -81,10 +86,13 @@ func runLoad(s *pgresttest.Server, workers int, paths []string, stop <-chan stru
 					r.mu.Unlock()
 					res, err = s.Try(client, http.MethodGet, path, "")
 				}
-				r.record(res, err, time.Since(start))
+				r.record(res, err)
 			}
 		}()
 	}
-	wg.Wait()
-	return r
+	return r, func() *loadResult {
+		close(done)
+		wg.Wait()
+		return r
+	}
 }

@@ -7,34 +7,60 @@ import (
 	"time"
 
 	"github.com/pgrest/caddy-pgrest/tests/fixtures"
+	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
 	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
 
-// A database down when pgrest starts: requests answer 503 PGRST000 at
-// once, with the cause as it is now, and the first request after the
-// database is back succeeds within two seconds, however long it was away.
-// Before, recovery waited for the load backoff, which grows with the
-// outage (7.5s after an 8s one).
-func TestRecoveryAfterTheDatabaseWasDownAtStart(t *testing.T) {
-	dsn := testDatabase(t, "pgrest_faults_reload_recovery")
+// How long the recovery tests wait. How soon pgrest answers during an
+// outage and how soon after it the API is back are figures of make bench
+// (tests/benchscale), not of these tests: on a shared machine a
+// wall-clock bound fails for the neighbours' sake.
+const (
+	// outage is how long the database stays away: long enough for the
+	// loader's backoff to reach its cap.
+	outage = 8 * time.Second
+	// recoveryTimeout bounds the waits for the database to be used again.
+	recoveryTimeout = 30 * time.Second
+	// answerTimeout bounds a request during the outage. It is far below
+	// outageAcquisitionTimeout, so a request answered within it was
+	// answered by a load attempt, not by the timer of its wait.
+	answerTimeout            = time.Minute
+	outageAcquisitionTimeout = "5m"
+)
+
+// startBehindGate makes a database called name and serves it through a
+// closed gate (the database down when pgrest starts), with lines applied
+// and db_pool_acquisition_timeout outageAcquisitionTimeout.
+func startBehindGate(t *testing.T, name string, lines ...string) (*pgresttest.Server, *pgtest.Gate) {
+	t.Helper()
+	dsn := testDatabase(t, name)
 	u, err := url.Parse(dsn)
 	if err != nil {
 		t.Fatalf("the cluster's URL %q: %v", dsn, err)
 	}
 	g := newGate(t, u.Host)
-	u.Host = g.addr
+	u.Host = g.Addr
 	app := pgtest.DSNFor(u.String(), fixtures.Authenticator, fixtures.AuthenticatorPassword)
-	s := startServerAt(t, app)
+	lines = append([]string{"db_pool_acquisition_timeout " + outageAcquisitionTimeout}, lines...)
+	return pgresttest.Start(t, directives(app), lines...), g
+}
 
-	const outage = 8 * time.Second
+// A database down when pgrest starts: requests answer 503 PGRST000 with
+// the cause as it is now, from a load attempt rather than after waiting
+// out db_pool_acquisition_timeout, and requests are served again once the
+// database is back, however long it was away.
+func TestRecoveryAfterTheDatabaseWasDownAtStart(t *testing.T) {
+	s, g := startBehindGate(t, "pgrest_faults_reload_recovery")
+	client := &http.Client{Timeout: answerTimeout}
+
 	start := time.Now()
-	var slowest time.Duration
 	outageAnswers := 0
 	for time.Since(start) < outage {
-		t0 := time.Now()
-		res := s.Get(t, "/items?limit=1")
-		took := time.Since(t0)
-		slowest = max(slowest, took)
+		res, err := s.Try(client, http.MethodGet, "/items?limit=1", "")
+		if err != nil {
+			t.Fatalf("during the outage: %v: the request waited for db_pool_acquisition_timeout (%s) instead of a load attempt",
+				err, outageAcquisitionTimeout)
+		}
 		outageAnswers++
 		e := res.ExpectError(t, http.StatusServiceUnavailable, "PGRST000")
 		if e["details"] != "Nothing accepts connections at the address of db_uri." {
@@ -45,51 +71,40 @@ func TestRecoveryAfterTheDatabaseWasDownAtStart(t *testing.T) {
 		}
 		time.Sleep(250 * time.Millisecond)
 	}
-	if slowest > time.Second {
-		t.Errorf("a 503 during the outage took %s, want it at once (< 1s)", slowest.Round(time.Millisecond))
-	}
 
-	g.open(t)
-	up := time.Now()
-	var recovered time.Duration
-	for {
-		res := s.Get(t, "/items?limit=1")
+	openGate(t, g)
+	afterOutage := 0
+	for deadline := time.Now().Add(recoveryTimeout); ; time.Sleep(100 * time.Millisecond) {
+		res, err := s.Try(client, http.MethodGet, "/items?limit=1", "")
+		if err != nil {
+			t.Fatalf("after the outage: %v", err)
+		}
 		if res.Status == http.StatusOK {
-			recovered = time.Since(up)
 			break
 		}
-		if time.Since(up) > 30*time.Second {
-			t.Fatalf("still %d %s 30s after the database came back", res.Status, res.Body)
+		afterOutage++
+		if time.Now().After(deadline) {
+			t.Fatalf("still %d %s %s after the database came back", res.Status, res.Body, recoveryTimeout)
 		}
-		time.Sleep(100 * time.Millisecond)
 	}
-	t.Logf("database down at start for %s: %d answers of 503 PGRST000, slowest %s; first success %s after it came back",
-		outage, outageAnswers, slowest.Round(time.Millisecond), recovered.Round(time.Millisecond))
-	if recovered > 2*time.Second {
-		t.Errorf("first success %s after the database came back, want within 2s", recovered.Round(time.Millisecond))
-	}
+	t.Logf("database down at start: %d answers of 503 PGRST000 during the outage, %d after it before the first 200",
+		outageAnswers, afterOutage)
 }
 
-// While nobody asks, the loader keeps trying at least every second, so the
-// first request after a long quiet outage is served at once.
+// While nobody asks, the loader keeps trying: after a quiet outage the
+// database sees pgrest connect with no request sent, and the first
+// request is served.
 func TestRecoveryWithoutRequestsDuringTheOutage(t *testing.T) {
-	dsn := testDatabase(t, "pgrest_faults_reload_quiet")
-	u, err := url.Parse(dsn)
-	if err != nil {
-		t.Fatalf("the cluster's URL %q: %v", dsn, err)
-	}
-	g := newGate(t, u.Host)
-	u.Host = g.addr
-	app := pgtest.DSNFor(u.String(), fixtures.Authenticator, fixtures.AuthenticatorPassword)
-	s := startServerAt(t, app)
+	// No listener: every connection through the gate is the loader's.
+	s, g := startBehindGate(t, "pgrest_faults_reload_quiet", "db_channel_enabled false")
 	s.Get(t, "/items?limit=1").ExpectError(t, http.StatusServiceUnavailable, "PGRST000")
 
-	time.Sleep(8 * time.Second) // the backoff grows, untouched by requests
-	g.open(t)
-	time.Sleep(2 * time.Second)
-	t0 := time.Now()
-	res := s.Get(t, "/items?limit=1")
-	t.Logf("quiet outage of 8s: 2s after the database came back a request got %d in %s",
-		res.Status, time.Since(t0).Round(time.Millisecond))
-	res.ExpectStatus(t, http.StatusOK)
+	time.Sleep(outage) // the backoff grows, untouched by requests
+	openGate(t, g)
+	for deadline := time.Now().Add(recoveryTimeout); g.Accepted() == 0; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("pgrest did not connect to the database in the %s after it came back, with no request sent", recoveryTimeout)
+		}
+	}
+	s.Get(t, "/items?limit=1").ExpectStatus(t, http.StatusOK)
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
-	"time"
 
 	"github.com/pgrest/caddy-pgrest/tests/fixtures"
 	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
@@ -44,24 +43,11 @@ func TestPoolTimeoutIs504WithRetryAfter(t *testing.T) {
 	s := startServer(t, dsn, "db_pool 1", "db_pool_acquisition_timeout 500ms")
 	s.Get(t, "/items?limit=1").ExpectStatus(t, http.StatusOK)
 
-	held := make(chan *pgresttest.Response, 1)
-	go func() {
-		res, err := s.Try(nil, http.MethodGet, "/rpc/hold?seconds=3", "")
-		if err != nil {
-			res = &pgresttest.Response{Status: -1, Body: []byte(err.Error())}
-		}
-		held <- res
-	}()
-	// Until the call holds the only connection, a read may still get it.
-	deadline := time.Now().Add(3 * time.Second)
-	var res *pgresttest.Response
-	for time.Now().Before(deadline) {
-		if res = s.Get(t, "/items?limit=1"); res.Status == http.StatusGatewayTimeout {
-			break
-		}
-	}
-	expectRetryAfter(t, res, http.StatusGatewayTimeout, "PGRST003")
-	if h := <-held; h.Status != http.StatusOK {
+	// A call holds the only connection until it is released.
+	release, held := pgresttest.HoldConnections(t, s, dsn, "wait_for_lock", 504, 1)
+	expectRetryAfter(t, s.Get(t, "/items?limit=1"), http.StatusGatewayTimeout, "PGRST003")
+	release()
+	if h := <-held; h != nil && h.Status != http.StatusOK {
 		t.Errorf("the call holding the connection got %d %s, want 200", h.Status, h.Body)
 	}
 }

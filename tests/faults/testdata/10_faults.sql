@@ -26,3 +26,8 @@ language sql volatile
 as $$ select seconds from pg_sleep(seconds) $$;
 grant execute on function api.sleep(double precision) to web_anon;
 
+-- Holds a pool connection until the test releases the advisory lock it
+-- waits for (pgtest.HoldLock).
+create function api.wait_for_lock(key bigint) returns int language sql volatile
+as $$ select 1 from pg_advisory_xact_lock_shared(key) $$;
+grant execute on function api.wait_for_lock(bigint) to web_anon;
