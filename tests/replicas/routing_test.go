@@ -201,7 +201,7 @@ func TestALaggingReplicaIsSkippedUntilItCatchesUp(t *testing.T) {
 // so such a read still runs on the replica.
 func TestARolledBackReadRunsOnTheReplica(t *testing.T) {
 	s := pgresttest.Start(t, base(), "db_tx_end rollback")
-	waitUntil(t, 10*time.Second, "the replica taken into use", func() bool { return onReplica(t, s) })
+	waitUntil(t, "the replica taken into use", func() bool { return onReplica(t, s) })
 	if !inRecovery(t, s.Get(t, "/where_am_i")) {
 		t.Error("it ran on the primary")
 	}
