@@ -218,8 +218,7 @@ func (s *SchemaSource) load(ctx context.Context) error {
 		s.cacheErr.Store(cacheFailure(err))
 		return err
 	}
-	s.learnSessionUser(ctx, conn)
-	s.warnOfLoggedParameters(ctx, conn)
+	s.learnSession(ctx, conn)
 	s.cache.Store(c)
 	schemaEpoch.Add(1)
 	s.cacheErr.Store(nil)
@@ -232,15 +231,19 @@ func (s *SchemaSource) load(ctx context.Context) error {
 	return nil
 }
 
-// learnSessionUser records the session user of conn's server session. It
-// is best effort: the user of db_uri is checked in any case.
-func (s *SchemaSource) learnSessionUser(ctx context.Context, conn *pgxpool.Conn) {
+// learnSession records the session user of conn's server session and
+// warns when PostgreSQL logs statement parameters (statement_log.go), in
+// one round trip. It is best effort: the user of db_uri is checked in any
+// case.
+func (s *SchemaSource) learnSession(ctx context.Context, conn *pgxpool.Conn) {
 	var su string
-	if err := conn.QueryRow(ctx, "select session_user::text").Scan(&su); err != nil {
+	var logSettings map[string]string
+	if err := conn.QueryRow(ctx, sessionQuery).Scan(&su, &logSettings); err != nil {
 		s.logger.Warn("reading the session user", zap.Error(err))
 		return
 	}
 	s.sessionUser.Store(&su)
+	s.warnOfLoggedParameters(logSettings)
 }
 
 // current returns the schema cache. While there is none, a request asks

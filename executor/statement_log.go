@@ -1,48 +1,29 @@
 package executor
 
 import (
-	"context"
 	"strconv"
 
-	"github.com/jackc/pgx/v5/pgxpool"
 	"go.uber.org/zap"
 )
 
-// statementLogSettingsQuery reads the settings that decide whether
-// PostgreSQL writes the values of a statement's parameters to its log, as
-// they apply to the authenticator's sessions (a role's or a database's
-// ALTER … SET included).
-const statementLogSettingsQuery = `select name, setting from pg_catalog.pg_settings
-where name in ('log_statement', 'log_min_duration_statement', 'log_min_duration_sample',
-               'log_transaction_sample_rate', 'log_parameter_max_length')`
+// sessionQuery reads the session user and the settings that decide
+// whether PostgreSQL writes the values of a statement's parameters to its
+// log, as they apply to the authenticator's sessions (a role's or a
+// database's ALTER … SET included), by name.
+const sessionQuery = `select session_user::text, coalesce((select pg_catalog.json_object_agg(name, setting)
+  from pg_catalog.pg_settings
+  where name in ('log_statement', 'log_min_duration_statement', 'log_min_duration_sample',
+                 'log_transaction_sample_rate', 'log_parameter_max_length')), '{}')`
 
-// warnOfLoggedParameters warns, once per source, when PostgreSQL logs the
-// parameters of pgrest's statements. They carry each request's token
-// claims, headers, cookies and app_settings values (an application's own
-// signing key often among them), so statement logging copies them into
-// the server's log, where whoever reads it can use them.
+// warnOfLoggedParameters warns, once per source, when settings make
+// PostgreSQL log the parameters of pgrest's statements. They carry each
+// request's token claims, headers, cookies and app_settings values (an
+// application's own signing key often among them), so statement logging
+// copies them into the server's log, where whoever reads it can use them.
 // log_parameter_max_length = 0 for the authenticator keeps the statements
 // logged and their values out.
-func (s *SchemaSource) warnOfLoggedParameters(ctx context.Context, conn *pgxpool.Conn) {
-	if s.warnedOfLoggedParameters.Load() {
-		return
-	}
-	rows, err := conn.Query(ctx, statementLogSettingsQuery)
-	if err != nil {
-		s.logger.Debug("reading the statement log settings", zap.Error(err))
-		return
-	}
-	settings := map[string]string{}
-	for rows.Next() {
-		var name, value string
-		if rows.Scan(&name, &value) == nil {
-			settings[name] = value
-		}
-	}
-	if rows.Err() != nil || !parametersLogged(settings) {
-		return
-	}
-	if s.warnedOfLoggedParameters.Swap(true) {
+func (s *SchemaSource) warnOfLoggedParameters(settings map[string]string) {
+	if !parametersLogged(settings) || s.warnedOfLoggedParameters.Swap(true) {
 		return
 	}
 	s.logger.Warn("PostgreSQL logs the values of pgrest's statement parameters: "+
