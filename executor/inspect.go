@@ -115,6 +115,14 @@ func (e *Executor) inspect(r *http.Request, req *apirequest.Request, cache *sche
 		}
 		opts.Access = access
 	}
+	out.pageTotal = 0
+	out.contentType = apirequest.Representation{Media: apirequest.MediaOpenAPI}.ContentType()
+	if r.Method == http.MethodHead {
+		// HEAD gets GET's Content-Type but, as from PostgREST, no
+		// Content-Length: the document is not built.
+		out.body, out.noBody = nil, true
+		return out, nil
+	}
 	doc, err := openapi.Build(cache, opts)
 	if err == nil && e.cfg.OpenAPIVersion == openapi.Version31 {
 		doc, err = openapi.ToV31(doc)
@@ -123,10 +131,6 @@ func (e *Executor) inspect(r *http.Request, req *apirequest.Request, cache *sche
 		return nil, err
 	}
 	out.body = doc
-	out.pageTotal = 0
-	// HEAD gets the headers GET gets, Content-Type and Content-Length
-	// included; the writer sends no body for HEAD.
-	out.contentType = apirequest.Representation{Media: apirequest.MediaOpenAPI}.ContentType()
 	return out, nil
 }
 

@@ -144,11 +144,7 @@ func (e *Executor) readTransaction(r *http.Request, req *apirequest.Request, cac
 		if err != nil {
 			return nil, err
 		}
-		// An estimated count is exact up to db_max_rows: the main
-		// statement counted one row past it.
-		if count == "planned" || out.total == nil || *out.total > e.cfg.MaxRows {
-			out.total = &planned
-		}
+		out.total = countTotal(count, out.total, planned, e.cfg.MaxRows)
 	}
 	if err := decodeHandlerBody(out, rep); err != nil {
 		return nil, err
@@ -161,6 +157,24 @@ func (e *Executor) readTransaction(r *http.Request, req *apirequest.Request, cac
 	// follows, in Serve (timezoneApplied).
 	out.preferenceApplied = appliedReadPreferences(req.Preferences, out.preferenceApplied)
 	return out, rangeStatus(out, p.Range.Offset)
+}
+
+// countTotal is the total of a planned or estimated count, as PostgREST
+// works it out: planned is the planner's estimate; estimated is the
+// exact count (counted one row past db_max_rows) unless that passes
+// db_max_rows, and then the larger of it and the estimate. Without
+// db_max_rows every exact count passes it (PostgREST compares with an
+// absent maximum, which is less than any count), so the estimate wins
+// whenever it is larger.
+func countTotal(count string, exact *int64, planned, maxRows int64) *int64 {
+	if count == "planned" || exact == nil {
+		return &planned
+	}
+	if maxRows == 0 || *exact > maxRows {
+		total := max(*exact, planned)
+		return &total
+	}
+	return exact
 }
 
 // readChecks are the checks of a read's result: a singular

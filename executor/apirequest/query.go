@@ -10,7 +10,7 @@ package apirequest
 type Query struct {
 	// Select is the select parameter as a tree. Without a select
 	// parameter it is the single item *; "select=" gives an empty,
-	// non-nil list (PostgREST then returns rows as empty objects).
+	// non-nil list (which the planner reads as *, as PostgREST does).
 	Select []SelectItem
 	// Filters are the column filters, in query-string order. A filter
 	// whose EmbedPath is empty applies to the root resource.

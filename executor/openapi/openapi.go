@@ -370,7 +370,7 @@ func foreignKeys(cache *schema.Cache, rel *schema.Relation) map[string][2]string
 // columnSchema is one column's property.
 func columnSchema(c *schema.Column, primaryKey bool, fk [2]string) *schemaObject {
 	t := baseTypeName(c.Type)
-	s := &schemaObject{Format: t, Type: swaggerType(t), Description: c.Description, MaxLength: c.MaxLength}
+	s := &schemaObject{Format: swaggerFormat(t), Type: swaggerType(t), Description: c.Description, MaxLength: c.MaxLength}
 	if s.Type == "array" {
 		s.Items = &schemaObject{Type: swaggerType(elementType(t))}
 	}
@@ -413,7 +413,7 @@ func functionPath(f *schema.Function) pathItem {
 		if p.Name == "" {
 			continue // an unnamed parameter takes the whole body, it is no property
 		}
-		ps := &schemaObject{Format: p.Type, Type: swaggerType(p.Type)}
+		ps := &schemaObject{Format: swaggerFormat(p.Type), Type: swaggerType(p.Type)}
 		if ps.Type == "array" {
 			ps.Items = &schemaObject{Type: swaggerType(elementType(p.Type))}
 		}
@@ -450,12 +450,12 @@ func queryParameter(p schema.Param) parameter {
 	if p.Variadic {
 		qp.Type = cmp.Or(t, "string")
 		if qp.Type == "array" {
-			qp.Items = &schemaObject{Type: cmp.Or(swaggerType(elementType(p.Type)), "string"), Format: elementType(p.Type)}
+			qp.Items = &schemaObject{Type: cmp.Or(swaggerType(elementType(p.Type)), "string"), Format: swaggerFormat(elementType(p.Type))}
 			qp.CollectionFormat = "multi"
 		}
 		return qp
 	}
-	qp.Format = p.Type
+	qp.Format = swaggerFormat(p.Type)
 	qp.Type = t
 	if t == "array" || t == "" {
 		qp.Type = "string"

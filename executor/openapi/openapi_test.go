@@ -246,7 +246,7 @@ func TestOpenAPIDefinitionsTypeColumnsFromTheirPostgreSQLTypes(t *testing.T) {
 		column string
 		want   map[string]any
 	}{
-		{"id", map[string]any{"type": "integer", "format": "integer", "description": "Note:\nThis is a Primary Key.<pk/>"}},
+		{"id", map[string]any{"type": "integer", "format": "int32", "description": "Note:\nThis is a Primary Key.<pk/>"}},
 		{"name", map[string]any{"type": "string", "format": "character varying", "maxLength": 40.0, "description": "What it is called"}},
 		{"price", map[string]any{"type": "number", "format": "numeric", "default": 0.0}},
 		{"tags", map[string]any{"type": "array", "format": "text[]", "items": map[string]any{"type": "string"}}},
@@ -376,8 +376,8 @@ func TestOpenAPIFunctionPathsTakeTheirArguments(t *testing.T) {
 			"schema": map[string]any{
 				"description": "Adds\nSums two numbers.", "type": "object",
 				"properties": map[string]any{
-					"a": map[string]any{"type": "integer", "format": "integer"},
-					"b": map[string]any{"type": "integer", "format": "integer"},
+					"a": map[string]any{"type": "integer", "format": "int32"},
+					"b": map[string]any{"type": "integer", "format": "int32"},
 				},
 				"required": []any{"a"},
 			},
@@ -389,8 +389,8 @@ func TestOpenAPIFunctionPathsTakeTheirArguments(t *testing.T) {
 	t.Run("GET takes the arguments in the query string", func(t *testing.T) {
 		params := at(t, doc, "paths", "/rpc/add", "get", "parameters").([]any)
 		want := []any{
-			map[string]any{"name": "a", "in": "query", "required": true, "type": "integer", "format": "integer"},
-			map[string]any{"name": "b", "in": "query", "required": false, "type": "integer", "format": "integer"},
+			map[string]any{"name": "a", "in": "query", "required": true, "type": "integer", "format": "int32"},
+			map[string]any{"name": "b", "in": "query", "required": false, "type": "integer", "format": "int32"},
 		}
 		if !reflect.DeepEqual(params, want) {
 			t.Errorf("parameters %#v", params)
@@ -400,7 +400,7 @@ func TestOpenAPIFunctionPathsTakeTheirArguments(t *testing.T) {
 		params := at(t, doc, "paths", "/rpc/tally", "get", "parameters").([]any)
 		want := []any{
 			map[string]any{"name": "ids", "in": "query", "required": true, "type": "array",
-				"items": map[string]any{"type": "integer", "format": "integer"}, "collectionFormat": "multi"},
+				"items": map[string]any{"type": "integer", "format": "int32"}, "collectionFormat": "multi"},
 			map[string]any{"name": "opts", "in": "query", "required": false, "type": "string", "format": "json"},
 		}
 		if !reflect.DeepEqual(params, want) {
@@ -424,14 +424,14 @@ func TestOpenAPIFunctionUnnamedParametersAreNoArguments(t *testing.T) {
 	})
 	doc, _ := build(t, cache, Options{})
 	body := at(t, doc, "paths", "/rpc/echo", "post", "parameters").([]any)[0]
-	if got := at(t, body, "schema", "properties"); !reflect.DeepEqual(got, map[string]any{"n": map[string]any{"type": "integer", "format": "integer"}}) {
+	if got := at(t, body, "schema", "properties"); !reflect.DeepEqual(got, map[string]any{"n": map[string]any{"type": "integer", "format": "int32"}}) {
 		t.Errorf("body properties %#v", got)
 	}
 	if got := at(t, body, "schema", "required"); !reflect.DeepEqual(got, []any{"n"}) {
 		t.Errorf("body required %#v", got)
 	}
 	params := at(t, doc, "paths", "/rpc/echo", "get", "parameters").([]any)
-	want := []any{map[string]any{"name": "n", "in": "query", "required": true, "type": "integer", "format": "integer"}}
+	want := []any{map[string]any{"name": "n", "in": "query", "required": true, "type": "integer", "format": "int32"}}
 	if !reflect.DeepEqual(params, want) {
 		t.Errorf("query parameters %#v", params)
 	}
@@ -610,6 +610,21 @@ func TestDefaultValueIsTheJSONAClientWouldGet(t *testing.T) {
 	} {
 		if got := string(defaultValue(tc.typ, tc.def)); got != tc.want {
 			t.Errorf("defaultValue(%q, %q) = %s, want %s", tc.typ, tc.def, got, tc.want)
+		}
+	}
+}
+
+// TestSwaggerFormatNamesIntegerWidths: PostgREST v16 writes the integer
+// types as int32 and int64 and any other type by its name (OpenApiSpec
+// "smallint to integer", "bigint to integer", "double_precision to number").
+func TestSwaggerFormatNamesIntegerWidths(t *testing.T) {
+	for pgType, want := range map[string]string{
+		"smallint": "int32", "integer": "int32", "bigint": "int64",
+		"numeric": "numeric", "real": "real", "double precision": "double precision",
+		"integer[]": "integer[]", "bigint[]": "bigint[]", "text": "text",
+	} {
+		if got := swaggerFormat(pgType); got != want {
+			t.Errorf("swaggerFormat(%q) = %q, want %q", pgType, got, want)
 		}
 	}
 }

@@ -26,6 +26,19 @@ func swaggerType(pgType string) string {
 	return "string"
 }
 
+// swaggerFormat is the Swagger format of a PostgreSQL type name, as
+// PostgREST writes it: int32 and int64 for the integer types, the type
+// name itself for any other.
+func swaggerFormat(pgType string) string {
+	switch pgType {
+	case "smallint", "integer":
+		return "int32"
+	case "bigint":
+		return "int64"
+	}
+	return pgType
+}
+
 // elementType is the element type name of an array type name.
 func elementType(pgType string) string { return strings.TrimSuffix(pgType, "[]") }
 

@@ -135,9 +135,21 @@ type OrderTerm struct {
 }
 
 // Shown says whether an embed is a key of its parent's rows. One that
-// selects nothing (name()) only filters them, with !inner or is.null, and
-// PostgREST leaves it out of the output.
-func (e *Embed) Shown() bool { return len(e.Plan.Output) > 0 }
+// selects no field, neither itself nor through its embeds (name(), or
+// name(other()) at any depth), only filters them, with !inner or is.null,
+// and PostgREST leaves it out of the output.
+func (e *Embed) Shown() bool { return e.Plan.selectsAny() }
+
+// selectsAny says whether a level outputs a value: a field of its own or
+// one of an embed's.
+func (r *Read) selectsAny() bool {
+	for _, it := range r.Output {
+		if it.Field != nil || it.Embed.Shown() {
+			return true
+		}
+	}
+	return false
+}
 
 // Exposed lists the columns a level's query returns, by name: a star
 // returns the relation's columns, a spread what its own level exposes.

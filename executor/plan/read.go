@@ -46,7 +46,13 @@ type builder struct {
 // BuildRead plans a read of rel for the parsed query q.
 func BuildRead(cache *schema.Cache, rel *schema.Relation, q *apirequest.Query, opts ReadOptions) (*Read, *apierr.Error) {
 	b := &builder{cache: cache, schema: rel.Schema, opts: opts, rootFiltered: filtersRoot(q)}
-	root, err := b.level(rel, rel.Name, q.Select)
+	items := q.Select
+	if len(items) == 0 {
+		// An empty select (select=) reads every column at the root, as in
+		// PostgREST; an embed selecting nothing (name()) stays empty.
+		items = rootStar
+	}
+	root, err := b.level(rel, rel.Name, items)
 	if err != nil {
 		return nil, err
 	}
@@ -76,6 +82,10 @@ func BuildRead(cache *schema.Cache, rel *schema.Relation, q *apirequest.Query, o
 	root.Range = rootRange
 	return root, nil
 }
+
+// rootStar is the select list of a root whose select is empty: "*".
+// Read only.
+var rootStar = []apirequest.SelectItem{{Kind: apirequest.SelectStar, Field: apirequest.Field{Name: "*"}}}
 
 // level plans one relation and its select list.
 func (b *builder) level(rel *schema.Relation, alias string, items []apirequest.SelectItem) (*Read, *apierr.Error) {
@@ -285,19 +295,16 @@ func (b *builder) tree(lvl *Read, t *apirequest.LogicTree) (Condition, *apierr.E
 	return c, nil
 }
 
-// condition plans one filter. A filter naming an embedded resource of its
-// level tests the embed's presence, and only is.null / not.is.null may.
+// condition plans one filter. is.null or not.is.null on the name of an
+// embedded resource of its level tests the embed's presence; any other
+// filter on that name is a filter on the column of that name, as in
+// PostgREST (which reports a missing column as PostgreSQL does).
 func (b *builder) condition(lvl *Read, f *apirequest.Filter) (Condition, *apierr.Error) {
-	if len(f.Field.JSONPath) == 0 {
+	if len(f.Field.JSONPath) == 0 && f.Op == "is" && f.Value == "null" {
 		for _, e := range lvl.Embeds {
-			if e.Name != f.Field.Name {
-				continue
+			if e.Name == f.Field.Name {
+				return Condition{EmbedNull: e, Negated: f.Negated}, nil
 			}
-			if f.Op != "is" || f.Quantifier != "" || (f.Value != "null" && f.Value != "not_null") {
-				return Condition{}, apierr.UnacceptableFilter(e.Name)
-			}
-			// not.is.null and is.not_null both mean "present".
-			return Condition{EmbedNull: e, Negated: f.Negated != (f.Value == "not_null")}, nil
 		}
 	}
 	// Field by field: flt is new and zero.

@@ -90,6 +90,16 @@ func build(t *testing.T, cache *schema.Cache, target string, opts plan.ReadOptio
 	return plan.BuildRead(cache, rel, q, opts)
 }
 
+// mustBuild is build that fails t on a planning error.
+func mustBuild(t *testing.T, cache *schema.Cache, target string) *plan.Read {
+	t.Helper()
+	p, aerr := build(t, cache, target, plan.ReadOptions{})
+	if aerr != nil {
+		t.Fatalf("%s: %s %s", target, aerr.Code, aerr.Message)
+	}
+	return p
+}
+
 func TestBuildReadErrors(t *testing.T) {
 	cache := testCache()
 	aggregates := plan.ReadOptions{AggregatesEnabled: true}
@@ -243,23 +253,6 @@ func TestBuildReadErrors(t *testing.T) {
 			want:   apierr.NotImplemented("Aggregates are not implemented for one-to-many or many-to-many spreads."),
 		},
 		{
-			name:   "PGRST120 for a comparison on an embed",
-			target: "projects?select=id,tasks(id)&tasks=eq.1",
-			want: &apierr.Error{Status: http.StatusBadRequest, Code: "PGRST120",
-				Message: "Bad operator on the 'tasks' embedded resource",
-				Details: "Only is null or not is null filters are allowed on embedded resources"},
-		},
-		{
-			name:   "PGRST120 for is.true on an embed",
-			target: "projects?select=id,clients(id)&clients=is.true",
-			want:   apierr.UnacceptableFilter("clients"),
-		},
-		{
-			name:   "PGRST120 inside a logic tree",
-			target: "projects?select=id,tasks(id)&or=(id.eq.1,tasks.in.(1,2))",
-			want:   apierr.UnacceptableFilter("tasks"),
-		},
-		{
 			name:   "PGRST123 for count() with aggregates disabled",
 			target: "projects?select=count()",
 			want: &apierr.Error{Status: http.StatusBadRequest, Code: "PGRST123",
@@ -344,12 +337,8 @@ func TestBuildReadAmbiguityResolvedByHint(t *testing.T) {
 
 func TestBuildReadResolvesComputedColumns(t *testing.T) {
 	cache := testCache()
-	p, aerr := build(t, cache,
-		"users?select=id,full_name,first_name,nickname,projects(name)&full_name=like.A*&or=(full_name.eq.x,last_name.eq.y)&order=full_name,first_name",
-		plan.ReadOptions{})
-	if aerr != nil {
-		t.Fatalf("%s %s", aerr.Code, aerr.Message)
-	}
+	p := mustBuild(t, cache,
+		"users?select=id,full_name,first_name,nickname,projects(name)&full_name=like.A*&or=(full_name.eq.x,last_name.eq.y)&order=full_name,first_name")
 	computed := func(ref plan.ColumnRef) string {
 		if ref.Computed == nil {
 			return ""
@@ -391,14 +380,69 @@ func TestBuildReadResolvesComputedColumns(t *testing.T) {
 
 	// Computed columns belong to their relation: full_name is one of
 	// users, not of projects.
-	p, aerr = build(t, cache, "projects?select=full_name,users(full_name)", plan.ReadOptions{})
-	if aerr != nil {
-		t.Fatalf("%s %s", aerr.Code, aerr.Message)
-	}
+	p = mustBuild(t, cache, "projects?select=full_name,users(full_name)")
 	if got := computed(p.Fields[0].Ref); got != "" {
 		t.Errorf("projects.full_name computed %q, want a plain column", got)
 	}
 	if got := computed(p.Embeds[0].Plan.Fields[0].Ref); got != "api.full_name" {
 		t.Errorf("users.full_name in an embed computed %q", got)
+	}
+}
+
+// TestBuildReadFilterOnEmbedName: is.null and not.is.null on an embed's
+// name test the embed's presence; any other filter on that name is a
+// filter on the column of that name (a missing one PostgreSQL reports),
+// in a logic tree too, as in PostgREST v16.
+func TestBuildReadFilterOnEmbedName(t *testing.T) {
+	cache := testCache()
+	p := mustBuild(t, cache,
+		"projects?select=id,clients(id),tasks(id)&clients=is.null&tasks=not.is.null&clients=eq.1&tasks=is.not_null&or=(tasks.in.(1,2),clients.is.true)")
+	if len(p.Where) != 5 {
+		t.Fatalf("%d conditions, want 5", len(p.Where))
+	}
+	embedNull := func(c plan.Condition, name string, negated bool) {
+		t.Helper()
+		if c.EmbedNull == nil || c.EmbedNull.Name != name || c.Negated != negated {
+			t.Errorf("condition %+v, want a null test of %s (negated %v)", c, name, negated)
+		}
+	}
+	column := func(c plan.Condition, name, op string) {
+		t.Helper()
+		if c.EmbedNull != nil || c.Filter == nil || c.Filter.Ref.Column != name || c.Filter.Op != op {
+			t.Errorf("condition %+v, want a filter %s on the column %s", c, op, name)
+		}
+	}
+	embedNull(p.Where[0], "clients", false)
+	embedNull(p.Where[1], "tasks", true)
+	column(p.Where[2], "clients", "eq")
+	column(p.Where[3], "tasks", "is")
+	column(p.Where[4].Children[0], "tasks", "in")
+	column(p.Where[4].Children[1], "clients", "is")
+}
+
+// TestBuildReadEmptySelects: an empty select reads every column at the
+// root (QuerySpec "empty root select"); an embed selecting no field, even
+// through its own embeds, is not shown (QuerySpec "empty embed").
+func TestBuildReadEmptySelects(t *testing.T) {
+	cache := testCache()
+	p := mustBuild(t, cache, "projects?select=")
+	if len(p.Fields) != 1 || !p.Fields[0].Ref.Star {
+		t.Errorf("select= plans fields %+v, want the star", p.Fields)
+	}
+	for _, c := range []struct {
+		target string
+		shown  bool
+	}{
+		{"clients?select=id,projects()", false},
+		{"clients?select=id,projects(tasks())", false},
+		{"clients?select=id,projects(tasks(),open_tasks())", false},
+		{"clients?select=id,projects(...clients())", false},
+		{"clients?select=id,projects(tasks(id))", true},
+		{"clients?select=id,projects(tasks(),name)", true},
+		{"clients?select=id,projects(...clients(name))", true},
+	} {
+		if got := mustBuild(t, cache, c.target).Embeds[0].Shown(); got != c.shown {
+			t.Errorf("%s: projects shown %v, want %v", c.target, got, c.shown)
+		}
 	}
 }

@@ -3,19 +3,21 @@ package plan
 import "github.com/pgrest/caddy-pgrest/executor/schema"
 
 // relationshipHint is PGRST200's hint, as PostgREST words it. When the
-// parent has relationships in the schema, it suggests the related table
-// most like child (never child itself: then the embed hint is what
-// failed); when it has none, the table with relationships most like the
-// parent. The names are those of the related tables, computed
-// relationships included by the table their function returns.
+// parent relates to relations of the schema (even only through a junction
+// in a schema not exposed, which embeds nothing), it suggests the related
+// table most like child, never child itself (then the embed hint is what
+// failed), and nothing when none is alike; otherwise the table with
+// relationships most like the parent. The names are those of the related
+// tables, computed relationships included by the table their function
+// returns.
 func relationshipHint(cache *schema.Cache, schemaName, parent, child string) string {
-	var children []string
-	for _, r := range cache.Relationships(schemaName, parent) {
-		if r.ForeignTable.Schema == schemaName {
-			children = append(children, r.ForeignTable.Name)
+	if cache.HasRelationshipsIndexed(schemaName, parent) {
+		var children []string
+		for _, r := range cache.Relationships(schemaName, parent) {
+			if relatesIn(r, schemaName) {
+				children = append(children, r.ForeignTable.Name)
+			}
 		}
-	}
-	if len(children) > 0 {
 		for _, m := range newFuzzySet(children).get(child, relationshipHintScore) {
 			if m.score < 1 {
 				return "Perhaps you meant '" + m.name + "' instead of '" + child + "'."
@@ -27,4 +29,14 @@ func relationshipHint(cache *schema.Cache, schemaName, parent, child string) str
 		return "Perhaps you meant '" + m[0].name + "' instead of '" + parent + "'."
 	}
 	return ""
+}
+
+// relatesIn says whether PostgREST indexes r under schemaName: by its
+// function's schema for a computed relationship, else by its foreign
+// table's.
+func relatesIn(r *schema.Relationship, schemaName string) bool {
+	if r.Function != nil {
+		return r.Function.Schema == schemaName
+	}
+	return r.ForeignTable.Schema == schemaName
 }

@@ -63,3 +63,47 @@ func TestRelationshipHint(t *testing.T) {
 		})
 	}
 }
+
+// TestRelationshipHintThroughInternalJunction: a table related to others
+// only through a junction in a schema that is not exposed embeds nothing
+// through it, yet counts as related for the hint, as in PostgREST: no
+// table like it is suggested (EmbedDisambiguationSpec "doesn't work if the
+// junction is only internal").
+func TestRelationshipHintThroughInternalJunction(t *testing.T) {
+	qn := func(schemaName, name string) schema.QualifiedName {
+		return schema.QualifiedName{Schema: schemaName, Name: name}
+	}
+	table := func(schemaName, name string, cols ...string) *schema.Relation {
+		r := &schema.Relation{Schema: schemaName, Name: name, Kind: schema.KindTable}
+		for i, c := range cols {
+			r.Columns = append(r.Columns, &schema.Column{Name: c, Type: "int", Position: i + 1})
+		}
+		return r
+	}
+	fk := func(tbl schema.QualifiedName, col string, ref schema.QualifiedName) schema.ForeignKey {
+		return schema.ForeignKey{Constraint: tbl.Name + "_" + col + "_fkey", Table: tbl, ForeignTable: ref,
+			Columns: [][2]string{{col, "id"}}}
+	}
+	junction := qn("private", "junction")
+	cache := schema.Build(&schema.Catalog{
+		Schemas: []string{"api"},
+		Relations: []*schema.Relation{
+			table("api", "end_1", "id"), table("api", "end_2", "id"), table("private", "junction", "end_1_id", "end_2_id"),
+			table("api", "send_1", "id"), table("api", "send_2", "id", "send_1_id"),
+		},
+		Keys: []schema.Key{
+			{Table: qn("api", "end_1"), Constraint: "end_1_pkey", Primary: true, Columns: []string{"id"}},
+			{Table: qn("api", "end_2"), Constraint: "end_2_pkey", Primary: true, Columns: []string{"id"}},
+			{Table: junction, Constraint: "junction_pkey", Primary: true, Columns: []string{"end_1_id", "end_2_id"}},
+		},
+		ForeignKeys: []schema.ForeignKey{
+			fk(junction, "end_1_id", qn("api", "end_1")), fk(junction, "end_2_id", qn("api", "end_2")),
+			fk(qn("api", "send_2"), "send_1_id", qn("api", "send_1")),
+		},
+	})
+	_, err := build(t, cache, "end_1?select=end_2(*)", plan.ReadOptions{})
+	want := apierr.NoRelationship("end_1", "end_2", "", "api", "")
+	if err == nil || err.Code != want.Code || err.Details != want.Details || err.Hint != want.Hint {
+		t.Errorf("got %+v\nwant %+v", err, want)
+	}
+}

@@ -82,6 +82,7 @@ func Build(cat *Catalog) *Cache {
 		Relations:        make(map[string]map[string]*Relation, len(cat.Schemas)),
 		Functions:        make(map[string]map[string][]*Function, len(cat.Schemas)),
 		relationships:    map[QualifiedName][]*Relationship{},
+		relationshipKeys: map[relationshipKey]bool{},
 		computedColumns:  map[QualifiedName]map[string]*Function{},
 		RoleSettings:     cat.RoleSettings,
 		PostGISSchema:    cat.PostGISSchema,
@@ -124,6 +125,9 @@ func Build(cat *Catalog) *Cache {
 		overridden[[2]QualifiedName{r.Table, functionName(r)}] = true
 	}
 	for _, r := range rels {
+		if exposed[r.Table.Schema] {
+			c.relationshipKeys[relationshipKey{r.Table, r.ForeignTable.Schema}] = true
+		}
 		if !exposed[r.Table.Schema] || !exposed[r.ForeignTable.Schema] ||
 			r.Junction != nil && !exposed[r.Junction.Table.Schema] ||
 			overridden[[2]QualifiedName{r.Table, r.ForeignTable}] {
@@ -132,6 +136,7 @@ func Build(cat *Catalog) *Cache {
 		c.relationships[r.Table] = append(c.relationships[r.Table], r)
 	}
 	for _, r := range computed {
+		c.relationshipKeys[relationshipKey{r.Table, r.Function.Schema}] = true
 		c.relationships[r.Table] = append(c.relationships[r.Table], r)
 	}
 	for _, list := range c.relationships {

@@ -25,6 +25,12 @@ type Cache struct {
 	// relationships holds every relationship starting at a relation,
 	// sorted as PostgREST sorts them (the order of PGRST201 details).
 	relationships map[QualifiedName][]*Relationship
+	// relationshipKeys are the keys of PostgREST's index of relationships,
+	// which PGRST200's hint reads: an exposed relation with the schema of
+	// each relation (or computed relationship's function) it relates to,
+	// counting the relationships the cache leaves out (to a schema not
+	// exposed, or through a junction in one).
+	relationshipKeys map[relationshipKey]bool
 	// computedColumns maps a relation to its computed columns by name.
 	computedColumns map[QualifiedName]map[string]*Function
 	// representations are the data representations by source and target

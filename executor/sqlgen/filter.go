@@ -39,6 +39,14 @@ var quantifiers = map[string]sqltext.SQL{"any": sqltext.Const("any"), "all": sql
 func (g *gen) condition(r *plan.Read, c plan.Condition) sqltext.SQL {
 	var s sqltext.SQL
 	switch {
+	case c.EmbedNull != nil && g.counting:
+		// not.is.null is EXISTS, is.null NOT EXISTS, as PostgREST writes
+		// them in its count query.
+		exists := sqltext.Fmt("exists (%s)", g.countLevel(r, c.EmbedNull))
+		if c.Negated {
+			return exists
+		}
+		return sqltext.Fmt("not %s", exists)
 	case c.EmbedNull != nil:
 		if c.EmbedNull.ToOne() {
 			s = sqltext.Fmt("pg_catalog.row_to_json(%s.*)", sqltext.Ident(c.EmbedNull.Plan.Alias+"_r"))

@@ -124,6 +124,10 @@ var goldenCases = []goldenCase{
 	{name: "count_exact", prefer: "count=exact", target: "/tasks?select=id,projects(name)&done=is.false&limit=10"},
 	{name: "count_exact_inner_embed", prefer: "count=exact", target: "/tasks?select=id,projects!inner(name)&projects.name=like.Ops*&projects=not.is.null&limit=10"},
 	{name: "count_planned", prefer: "count=planned", target: "/tasks?select=id&project_id=eq.7"},
+	{name: "count_planned_embed_null_tests", prefer: "count=planned",
+		target: "/clients?select=id,projects(name,tasks()),users:projects(id)&projects.tasks=not.is.null&or=(projects.is.null,users.not.is.null)"},
+	{name: "count_exact_nested_inner_many_to_many", prefer: "count=exact",
+		target: "/users?select=id,projects!inner(id,clients!inner(id))&projects.clients.id=eq.1"},
 	{name: "count_estimated", prefer: "count=estimated", maxRows: 1000, target: "/tasks?select=id&done=is.false"},
 	{name: "count_estimated_no_max_rows", prefer: "count=estimated", target: "/tasks?select=id"},
 	{name: "limit_offset", target: "/tasks?select=id&order=id&limit=10&offset=20"},
@@ -468,7 +472,7 @@ var sqlgenWords = map[string]bool{}
 func init() {
 	for _, w := range strings.Fields(`
 		with as select from where and or not is null true false unknown distinct
-		left inner join lateral on group by order asc desc nulls first last limit offset
+		left inner join lateral on group by order asc desc nulls first last limit offset exists
 		any all like ilike explain format json
 		pg_catalog count sum avg min max coalesce json_agg jsonb_agg bool_or row_to_json json_strip_nulls
 		string_agg json_object_keys chr substring length

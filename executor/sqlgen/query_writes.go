@@ -182,8 +182,8 @@ func (g *gen) writeFromItem(b *sqltext.Builder, r *plan.Read, root bool) {
 }
 
 // writeSelectList writes a level's select items joined by ", ". With
-// nothing selected (select=) it writes nothing: each row is still one
-// (empty) object.
+// nothing selected (an embed name() or one whose embeds select nothing)
+// it writes nothing: each row is still one (empty) row, which filters.
 func (g *gen) writeSelectList(b *sqltext.Builder, r *plan.Read) {
 	n := 0
 	item := func(s sqltext.SQL) {

@@ -24,9 +24,9 @@ type ReadOptions struct {
 	RecordPageTotal bool
 }
 
-// Read renders the main statement of a read and, for a planned count or
-// an estimated one bounded by MaxRows, the EXPLAIN statement whose row
-// estimate is the total.
+// Read renders the main statement of a read and, for a planned or an
+// estimated count, the EXPLAIN statement whose row estimate is (or may
+// be) the total.
 func Read(p *plan.Read, opts ReadOptions) (main Statement, explain *Statement) {
 	g := &gen{}
 	return g.read(p, opts, sqltext.SQL{})
@@ -62,7 +62,7 @@ func (g *gen) readInto(b *sqltext.Builder, p *plan.Read, opts ReadOptions, body 
 		}
 		total = sqltext.Fmt("(select pg_catalog.count(*) from (%s) _pgrst_c)", counted)
 	}
-	if opts.Count == "planned" || (opts.Count == "estimated" && opts.MaxRows > 0) {
+	if opts.Count == "planned" || opts.Count == "estimated" {
 		eg := &gen{}
 		explain = &Statement{SQL: sqltext.Fmt("explain (format json) %s", eg.countQuery(p)), Args: eg.args}
 	}
@@ -131,6 +131,9 @@ type gen struct {
 	// groupedAbove holds the levels of to-one spreads whose values a level
 	// above groups its rows by (see groupsValues).
 	groupedAbove map[*plan.Read]bool
+	// counting is set while a count query's conditions are rendered: a
+	// null test of an embed is then an EXISTS (see countQuery).
+	counting bool
 }
 
 // param binds a copy of v and returns its placeholder. The copies share
@@ -246,44 +249,52 @@ func (g *gen) orderBy(r *plan.Read) sqltext.SQL {
 	return sqltext.Fmt(" order by %s", sqltext.Join(terms, ", "))
 }
 
-// countQuery is the root without order, limit, output or the embeds that
-// do not change which rows there are.
+// countQuery is the root's rows without order, limit or output, as
+// PostgREST counts them: an embed changes which rows there are only by
+// !inner or by a null test (is.null, not.is.null), and each is an EXISTS
+// of the embedded level's own count query (see countLevel), which the
+// planner estimates as PostgREST's, so planned counts agree. A grouped
+// root counts its groups, joining the embeds its grouping keys read.
 func (g *gen) countQuery(r *plan.Read) sqltext.SQL {
-	needed := map[*plan.Embed]bool{}
-	for _, e := range r.Embeds {
-		needed[e] = e.Inner
-	}
-	for _, c := range r.Where {
-		markEmbedNulls(c, needed)
-	}
-	if r.GroupBy {
-		// The count counts groups, and embeds are grouping keys.
-		for _, it := range r.Output {
-			if it.Embed != nil && it.Embed.Shown() {
-				needed[it.Embed] = true
-			}
-		}
-	}
 	var b sqltext.Builder
 	b.Const("select 1 from ")
 	b.Write(g.fromItem(r, true))
-	for _, e := range r.Embeds {
-		if needed[e] {
-			b.Write(g.lateral(r, e))
+	if r.GroupBy {
+		for _, it := range r.Output {
+			if it.Embed != nil && it.Embed.Shown() {
+				b.Write(g.lateral(r, it.Embed))
+			}
 		}
 	}
-	b.Write(g.where(r, nil))
+	counting := g.counting
+	g.counting = true
+	g.writeConditions(&b, r, g.innerExists(r, nil))
+	g.counting = counting
 	b.Write(g.groupBy(r))
 	return b.SQL()
 }
 
-func markEmbedNulls(c plan.Condition, needed map[*plan.Embed]bool) {
-	if c.EmbedNull != nil {
-		needed[c.EmbedNull] = true
+// countLevel is the count query of an embedded level, which its parent's
+// EXISTS tests: the level's rows that belong to the parent's row and pass
+// its conditions and its own !inner embeds. Order, limit and offset do
+// not apply, as in PostgREST.
+func (g *gen) countLevel(parent *plan.Read, e *plan.Embed) sqltext.SQL {
+	from, cond := g.relationshipSource(parent, e)
+	var b sqltext.Builder
+	b.Const("select 1 from ")
+	b.Write(from)
+	g.writeConditions(&b, e.Plan, g.innerExists(e.Plan, cond))
+	return b.SQL()
+}
+
+// innerExists appends to conds an EXISTS of each !inner embed of r.
+func (g *gen) innerExists(r *plan.Read, conds []sqltext.SQL) []sqltext.SQL {
+	for _, e := range r.Embeds {
+		if e.Inner {
+			conds = append(conds, sqltext.Fmt("exists (%s)", g.countLevel(r, e)))
+		}
 	}
-	for _, ch := range c.Children {
-		markEmbedNulls(ch, needed)
-	}
+	return conds
 }
 
 // fromItem is a level's relation with its alias; the root's may be

@@ -11,7 +11,6 @@ import (
 	"reflect"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -208,7 +207,7 @@ func TestOpenAPIDocumentDescribesColumnsAndFunctions(t *testing.T) {
 		column string
 		want   map[string]any
 	}{
-		{"id", map[string]any{"type": "integer", "format": "integer", "description": "Note:\nThis is a Primary Key.<pk/>"}},
+		{"id", map[string]any{"type": "integer", "format": "int32", "description": "Note:\nThis is a Primary Key.<pk/>"}},
 		{"name", map[string]any{"type": "string", "format": "character varying", "maxLength": 40.0,
 			"description": "What the article is called"}},
 		{"price", map[string]any{"type": "number", "format": "numeric", "default": 0.0, "description": "Price in euros"}},
@@ -253,8 +252,8 @@ func TestOpenAPIDocumentDescribesColumnsAndFunctions(t *testing.T) {
 		want := map[string]any{"name": "args", "in": "body", "required": true, "schema": map[string]any{
 			"description": "Adds two numbers\nReturns a + b.", "type": "object", "required": []any{"a"},
 			"properties": map[string]any{
-				"a": map[string]any{"type": "integer", "format": "integer"},
-				"b": map[string]any{"type": "integer", "format": "integer"},
+				"a": map[string]any{"type": "integer", "format": "int32"},
+				"b": map[string]any{"type": "integer", "format": "int32"},
 			}}}
 		if !reflect.DeepEqual(body, want) {
 			t.Errorf("body parameter %#v", body)
@@ -323,19 +322,20 @@ func TestOpenAPIRootNegotiationAndHEAD(t *testing.T) {
 			s.get(t, "/", "Accept", accept).expectError(t, http.StatusNotAcceptable, "PGRST107")
 		})
 	}
-	t.Run("HEAD / has GET's headers and no body", func(t *testing.T) {
+	t.Run("HEAD / has GET's headers but Content-Length, and no body", func(t *testing.T) {
 		get := s.get(t, "/")
 		head := s.do(t, http.MethodHead, "/", "")
 		if head.Status != http.StatusOK || len(head.Body) != 0 {
 			t.Fatalf("HEAD / is %d with %d bytes", head.Status, len(head.Body))
 		}
-		for _, h := range []string{"Content-Type", "Content-Length", "Content-Profile"} {
+		for _, h := range []string{"Content-Type", "Content-Profile"} {
 			if head.Header.Get(h) != get.Header.Get(h) {
 				t.Errorf("%s: HEAD %q, GET %q", h, head.Header.Get(h), get.Header.Get(h))
 			}
 		}
-		if n, _ := strconv.Atoi(head.Header.Get("Content-Length")); n != len(get.Body) {
-			t.Errorf("Content-Length %d, GET body %d bytes", n, len(get.Body))
+		// As from PostgREST, which does not build the document for HEAD.
+		if cl := head.Header.Values("Content-Length"); len(cl) > 0 {
+			t.Errorf("Content-Length %q, want none", cl)
 		}
 	})
 	t.Run("a profile names the schema described", func(t *testing.T) {

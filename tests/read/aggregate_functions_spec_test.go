@@ -9,11 +9,11 @@ import "testing"
 // and refused everywhere with its "disallowed" one (baseCfg).
 func TestAggregateFunctions(t *testing.T) {
 	t.Run("allowed", func(t *testing.T) {
-		s := startSpecServer(t, "db_aggregates_enabled true")
+		s := startSpreadsServer(t, "db_aggregates_enabled true")
 		runSpecCases(t, s, aggregateFunctionsSpreadSpec)
 	})
 	t.Run("disallowed", func(t *testing.T) {
-		s := startSpecServer(t)
+		s := startSpreadsServer(t)
 		runSpecCases(t, s, aggregateFunctionsDisallowedSpreadSpec)
 	})
 }

@@ -70,13 +70,6 @@ func TestSelectEdgeCases(t *testing.T) {
 			want: `{"code":"PGRST200","message":"Could not find a relationship between 'documents' and 'nothing' in the schema cache",
 				"details":"Searched for a foreign key relationship between 'documents' and 'nothing' in the schema 'api', but no matches were found.","hint":null}`,
 		},
-		{
-			name:   "a filter on a column named like an embedded resource is an embed filter",
-			path:   "/documents?select=id,tasks(id)&tasks=eq.x",
-			status: http.StatusBadRequest,
-			want: `{"code":"PGRST120","message":"Bad operator on the 'tasks' embedded resource",
-				"details":"Only is null or not is null filters are allowed on embedded resources","hint":null}`,
-		},
 	})
 
 	runBodyCases(t, s, []bodyCase{
@@ -99,6 +92,16 @@ func TestSelectEdgeCases(t *testing.T) {
 			name: "with parentheses the name is the relationship",
 			path: "/documents?select=id,tasks(title)&id=eq.1&tasks.order=id",
 			want: `[{"id":1,"tasks":[{"title":"write"},{"title":"read"}]}]`,
+		},
+		{
+			name: "a filter on the name beside the embed is on the column, but for is.null",
+			path: "/documents?select=id,tasks(title)&tasks=eq.the%20column&tasks.order=id",
+			want: `[{"id":1,"tasks":[{"title":"write"},{"title":"read"}]}]`,
+		},
+		{
+			name: "is.null on the name beside the embed tests the embed",
+			path: "/documents?select=id,tasks()&tasks=is.null",
+			want: `[]`,
 		},
 		{
 			name: "a filter and an order on the name without the embed are on the column",

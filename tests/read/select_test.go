@@ -70,8 +70,9 @@ func TestSelect(t *testing.T) {
 				  {"id":10,"during":"(,\"2024-01-01 00:00:00+00\")","seats":null,"price":null}]`},
 			{"a quoted column name keeps its space and case", "/users?select=id,%22Display%20Name%22&id=in.(4,10)&order=id",
 				`[{"id":4,"Display Name":"Dave O'Brien"},{"id":10,"Display Name":null}]`},
-			{"an empty select gives empty objects", "/tasks?select=&id=lt.3",
-				`[{},{}]`},
+			{"an empty select gives all columns", "/projects?select=&id=eq.1",
+				`[{"id":1,"client_id":1,"code":"ACME-WEB","name":"Acme website relaunch","budget":120000.00,"started_on":"2024-01-08",` +
+					`"due_on":"2024-06-30","archived":false,"settings":{"color":"red","public":true},"created_at":"2024-01-02T09:00:00+00:00"}]`},
 		})
 	})
 

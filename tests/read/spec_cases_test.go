@@ -67,9 +67,9 @@ func runSpecCases(t *testing.T, s *server, cases []specCase) {
 // for its spread specs.
 var spreadsDB = &extraDB{name: "pgrest_read_spreads", sql: fixtures.SpreadsSQL, timeout: time.Minute}
 
-// startSpecServer serves spreads.sql with PostgREST's test configuration
+// startSpreadsServer serves spreads.sql with PostgREST's test configuration
 // (baseCfg of its SpecHelper.hs: aggregates off), changed by lines.
-func startSpecServer(t testing.TB, lines ...string) *server {
+func startSpreadsServer(t testing.TB, lines ...string) *server {
 	t.Helper()
 	base := []string{"db_uri " + spreadsDB.appDSN(t), "db_schemas api", "-db_aggregates_enabled"}
 	return startServer(t, append(base, lines...)...)

@@ -9,7 +9,7 @@ import "testing"
 // the spec is kept: a select with one closing parenthesis too many, which
 // PostgREST's parser ends at.
 func TestSpreadQueries(t *testing.T) {
-	s := startSpecServer(t)
+	s := startSpreadsServer(t)
 	runSpecCases(t, s, spreadQueriesSpec)
 }
 

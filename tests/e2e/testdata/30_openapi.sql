@@ -72,3 +72,30 @@ grant insert, update on oa.oa_items to webuser;
 grant usage on sequence oa.oa_items_id_seq to webuser;
 grant select, insert, update, delete on oa.oa_secrets, oa.oa_people to webuser;
 grant select (id, name) on oa.oa_people to web_anon;
+
+-- PostgREST's openapi_types, a column of each type its OpenApiSpec
+-- describes.
+create table oa.openapi_types (
+  a_character_varying character varying,
+  a_character         character(1),
+  a_text              text,
+  a_boolean           boolean,
+  a_smallint          smallint,
+  a_integer           integer,
+  a_bigint            bigint,
+  a_numeric           numeric,
+  a_real              real,
+  a_double_precision  double precision,
+  a_json              json,
+  a_jsonb             jsonb,
+  a_text_arr          text[],
+  a_int_arr           int[],
+  a_bool_arr          boolean[],
+  a_char_arr          char[],
+  a_varchar_arr       varchar[],
+  a_bigint_arr        bigint[],
+  a_numeric_arr       numeric[],
+  a_json_arr          json[],
+  a_jsonb_arr         jsonb[]
+);
+grant select on oa.openapi_types to web_anon, webuser;

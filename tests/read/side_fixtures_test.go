@@ -1,0 +1,32 @@
+package read
+
+import (
+	"testing"
+	"time"
+
+	"github.com/pgrest/caddy-pgrest/tests/fixtures"
+)
+
+// reprDB is the database of fixtures.RepresentationsSQL: its schema is
+// api too.
+var reprDB = &extraDB{name: "pgrest_read_repr", sql: fixtures.RepresentationsSQL, timeout: time.Minute}
+
+// startReprServer serves the representations fixture (schema api) as
+// startServer serves read.sql, changed by lines.
+func startReprServer(t testing.TB, lines ...string) *server {
+	t.Helper()
+	base := []string{"db_uri " + reprDB.appDSN(t), "db_schemas api"}
+	return startServer(t, append(base, lines...)...)
+}
+
+// specDB is the database of fixtures.PostgRESTSpecSQL: PostgREST's own
+// test tables in its schema test.
+var specDB = &extraDB{name: "pgrest_read_spec", sql: fixtures.PostgRESTSpecSQL, timeout: time.Minute}
+
+// startSpecServer serves PostgREST's test tables (schema test) as
+// startServer serves read.sql, changed by lines.
+func startSpecServer(t testing.TB, lines ...string) *server {
+	t.Helper()
+	base := []string{"db_uri " + specDB.appDSN(t), "db_schemas test"}
+	return startServer(t, append(base, lines...)...)
+}
