@@ -144,10 +144,18 @@ func (e *Executor) readTransaction(r *http.Request, req *apirequest.Request, cac
 		if err != nil {
 			return nil, err
 		}
-		// An estimated count is exact up to db_max_rows: the main
-		// statement counted one row past it.
-		if count == "planned" || out.total == nil || *out.total > e.cfg.MaxRows {
+		switch {
+		case count == "planned" || out.total == nil:
 			out.total = &planned
+		case e.cfg.MaxRows == 0 || *out.total > e.cfg.MaxRows:
+			// An estimated count is exact up to db_max_rows (the main
+			// statement counted one row past it), and beyond it, or
+			// always without db_max_rows, the larger of the count and
+			// the planner's estimate, as in PostgREST: a fresh table's
+			// estimate can be far above its rows, and the page is then
+			// 206 Partial Content.
+			larger := max(*out.total, planned)
+			out.total = &larger
 		}
 	}
 	if err := decodeHandlerBody(out, rep); err != nil {

@@ -62,7 +62,9 @@ func (g *gen) readInto(b *sqltext.Builder, p *plan.Read, opts ReadOptions, body 
 		}
 		total = sqltext.Fmt("(select pg_catalog.count(*) from (%s) _pgrst_c)", counted)
 	}
-	if opts.Count == "planned" || (opts.Count == "estimated" && opts.MaxRows > 0) {
+	// An estimated count always has the planner's estimate beside the
+	// count: without db_max_rows PostgREST takes the larger of the two.
+	if opts.Count == "planned" || opts.Count == "estimated" {
 		eg := &gen{}
 		explain = &Statement{SQL: sqltext.Fmt("explain (format json) %s", eg.countQuery(p)), Args: eg.args}
 	}
