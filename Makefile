@@ -27,11 +27,15 @@ PKGS ?= ./...
 
 # The JavaScript client suites, run by the launcher in tests/client/server:
 # postgrest-js 1.x (tests/client), then the current postgrest-js and
-# supabase-js 2.x on Node 22 with pgrest under /rest/v1 (tests/client2).
+# supabase-js 2.x on Node 22 with pgrest under /rest/v1 (tests/client2);
+# then postgrest-js's own jest suite on its own fixtures, pgrest set up as
+# its docker-compose sets up PostgREST (tests/postgrestjs, launched by
+# tests/postgrestjs/server).
 # CLIENT_TEST_ARGS go to node --test of the first, e.g.
 # make test-client CLIENT_TEST_ARGS=tests/client/rpc.test.mjs
 CLIENT_DIR ?= tests/client
 CLIENT2_DIR ?= tests/client2
+POSTGRESTJS_DIR ?= tests/postgrestjs
 CLIENT_TEST_ARGS ?=
 
 .PHONY: all build test fmt-check vet test-go test-client bench fuzz demo demo-stop clean
@@ -63,7 +67,9 @@ test: fmt-check vet
 	$(SUMMARY) cmd -out $(TEST_SUMMARY_DIR)/client.count $(GO) run ./$(CLIENT_DIR)/server $(CLIENT_TEST_ARGS) || status=1; \
 	(cd $(CLIENT2_DIR) && npm ci --no-audit --no-fund) && \
 	PGREST_CLIENT_SUITE=client2 $(SUMMARY) cmd -out $(TEST_SUMMARY_DIR)/client2.count $(GO) run ./$(CLIENT_DIR)/server || status=1; \
-	$(SUMMARY) total $(TEST_SUMMARY_DIR)/go.count $(TEST_SUMMARY_DIR)/pgbouncer.count $(TEST_SUMMARY_DIR)/client.count $(TEST_SUMMARY_DIR)/client2.count || status=1; \
+	(cd $(POSTGRESTJS_DIR) && npm ci --no-audit --no-fund) && \
+	$(SUMMARY) cmd -out $(TEST_SUMMARY_DIR)/postgrestjs.count $(GO) run ./$(POSTGRESTJS_DIR)/server || status=1; \
+	$(SUMMARY) total $(TEST_SUMMARY_DIR)/go.count $(TEST_SUMMARY_DIR)/pgbouncer.count $(TEST_SUMMARY_DIR)/client.count $(TEST_SUMMARY_DIR)/client2.count $(TEST_SUMMARY_DIR)/postgrestjs.count || status=1; \
 	exit $$status
 
 # Tracked and new files, not those in node_modules or other ignored folders.
@@ -83,6 +89,8 @@ test-client:
 	$(GO) run ./$(CLIENT_DIR)/server $(CLIENT_TEST_ARGS)
 	cd $(CLIENT2_DIR) && npm ci --no-audit --no-fund
 	PGREST_CLIENT_SUITE=client2 $(GO) run ./$(CLIENT_DIR)/server
+	cd $(POSTGRESTJS_DIR) && npm ci --no-audit --no-fund
+	$(GO) run ./$(POSTGRESTJS_DIR)/server
 
 # tests/bench, then tests/benchscale: what replica routing and PgBouncer
 # cost a read, how long reads take to leave a replica that died and to

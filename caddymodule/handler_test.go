@@ -309,17 +309,6 @@ func TestProvision(t *testing.T) {
 			}
 		})
 	}
-	t.Run("db_anon_role naming the authenticator of db_uri fails provisioning and takes no pool", func(t *testing.T) {
-		t.Setenv("PGREST_TEST_DB_URI", testDBURI)
-		h := Handler{DBURI: "{env.PGREST_TEST_DB_URI}", DBSchemas: []string{"api"}, DBAnonRole: "authenticator"}
-		err := provision(t, &h)
-		if err == nil || !strings.Contains(err.Error(), `db_anon_role: "authenticator" would run anonymous requests as the authenticator "authenticator" itself`) {
-			t.Fatalf("got %v, want a db_anon_role error", err)
-		}
-		if n := livePools(); n != 0 {
-			t.Errorf("%d pools open", n)
-		}
-	})
 	t.Run("a short HMAC passphrase fails provisioning", func(t *testing.T) {
 		h := Handler{DBURI: testDBURI, DBSchemas: []string{"api"}, JWTSecret: "short"}
 		err := provision(t, &h)

@@ -9,6 +9,7 @@ import (
 	"go.uber.org/zap"
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
+	"github.com/pgrest/caddy-pgrest/jwtauth"
 )
 
 // maxIdentifierBytes is NAMEDATALEN-1: PostgreSQL truncates a longer role
@@ -61,25 +62,31 @@ func truncateIdentifier(name string) string {
 	return name[:cut]
 }
 
-// refuseAuthenticatorRole answers a request whose role would run as the
-// authenticator before any database work, with what PostgreSQL answers
-// for a role the authenticator may not switch into: 42501, 403 for an
-// authenticated request. It checks both the user of db_uri and the
-// session user the server reported, which differ behind a pooler that
-// logs in as another user.
-func (e *Executor) refuseAuthenticatorRole(role string, authenticated bool) *apierr.Error {
-	refused := RunsAsAuthenticator(role, e.authenticator)
+// refuseAuthenticatorRole answers a request whose token names a role that
+// would run as the authenticator before any database work, with what
+// PostgreSQL answers for a role the authenticator may not switch into:
+// 42501, 403 (a token was sent). It checks both the user of db_uri and
+// the session user the server reported, which differ behind a pooler that
+// logs in as another user. A request without a role claim runs as
+// db_anon_role, which the administrator chose: PostgREST lets that be the
+// authenticator (its own test setup does), and so does pgrest, with a
+// warning at startup (see caddymodule's liveConfig.build).
+func (e *Executor) refuseAuthenticatorRole(id jwtauth.Identity) *apierr.Error {
+	if !id.RoleClaimed && !id.Authenticated {
+		return nil
+	}
+	refused := RunsAsAuthenticator(id.Role, e.authenticator)
 	if su := e.source.sessionUser.Load(); !refused && su != nil {
-		refused = RunsAsAuthenticator(role, *su)
+		refused = RunsAsAuthenticator(id.Role, *su)
 	}
 	if !refused {
 		return nil
 	}
 	e.logger.Warn("refused a role that would run as the authenticator; check what the token issuer puts in the role claim",
-		zap.String("role", role))
+		zap.String("role", id.Role))
 	return apierr.FromDatabase(&pgconn.PgError{
 		Severity: "ERROR",
 		Code:     "42501",
-		Message:  `permission denied to set role "` + role + `"`,
-	}, authenticated)
+		Message:  `permission denied to set role "` + id.Role + `"`,
+	}, true)
 }

@@ -123,7 +123,7 @@ func (e *Executor) Serve(w http.ResponseWriter, r *http.Request, id jwtauth.Iden
 	if e.cfg.ServerTimingEnabled {
 		timing, mark = &serverTiming{jwt: authDuration(r)}, time.Now()
 	}
-	if aerr := e.refuseAuthenticatorRole(id.Role, id.Authenticated); aerr != nil {
+	if aerr := e.refuseAuthenticatorRole(id); aerr != nil {
 		return refuse(w, r, aerr)
 	}
 	if aerr := limitBody(w, r, e.cfg.MaxBodySize); aerr != nil {

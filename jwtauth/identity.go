@@ -30,6 +30,11 @@ type Identity struct {
 	// Authenticated is true when the role differs from the anonymous role;
 	// it tells 403 from 401 on insufficient_privilege.
 	Authenticated bool
+	// RoleClaimed is true when Role came from the token's role claim, even
+	// one naming the anonymous role; false for a request without a token
+	// or with a token without a role claim. Only db_anon_role itself, as
+	// the administrator configured it, may run as the authenticator.
+	RoleClaimed bool
 	// bytes holds Role and ClaimsJSON as bytes, made once per token with
 	// them; nil in an Identity made by hand.
 	bytes *identityBytes

@@ -303,7 +303,7 @@ func decodeHeader(seg string) (alg, kid string, ok bool) {
 
 // identify resolves the role and builds the Identity of verified claims.
 func (v *Verifier) identify(claims map[string]any) (Identity, *apierr.Error) {
-	role := v.anonRole
+	role, claimed := v.anonRole, false
 	// A null role counts as absent, as null exp/nbf/iat do.
 	if val, found := v.roleKey.lookup(claims); found && val != nil {
 		s, isString := val.(string)
@@ -312,7 +312,7 @@ func (v *Verifier) identify(claims map[string]any) (Identity, *apierr.Error) {
 		if !isString || s == "" {
 			return Identity{}, apierr.JWTClaims(msgRoleNotString)
 		}
-		role = s
+		role, claimed = s, true
 	}
 	if role == "" {
 		return Identity{}, apierr.JWTTokenRequired()
@@ -321,5 +321,5 @@ func (v *Verifier) identify(claims map[string]any) (Identity, *apierr.Error) {
 	if err != nil {
 		return Identity{}, apierr.JWTClaims(msgClaimsParse)
 	}
-	return Identity{Role: role, Claims: claims, ClaimsJSON: js, Authenticated: role != v.anonRole}.withBytes(), nil
+	return Identity{Role: role, Claims: claims, ClaimsJSON: js, Authenticated: role != v.anonRole, RoleClaimed: claimed}.withBytes(), nil
 }

@@ -183,14 +183,16 @@ func (g *gen) writeInsert(b *sqltext.Builder, m Mutation, table, alias sqltext.S
 		if parser, ok := m.Parsers[c]; ok {
 			value = g.parsedJSON(parser, sqltext.Const("pgrst_el.j"), c)
 		}
-		if d, ok := g.missingDefault(m, c); ok {
-			value = sqltext.Fmt("case when pgrst_el.j::jsonb ? %s then %s else %s end", g.param(c), value, d)
+		if _, ok := g.missingDefault(m, c); ok {
+			value = sqltext.Fmt("case when pgrst_el.j::jsonb ? %s then %s else pgrst_defaults.%s end", g.param(c), value, sqltext.Ident(c))
 		}
 		b.Write(value)
 	}
 	b.Const(" from pg_catalog.json_array_elements(")
 	b.Write(g.paramBytes(m.Payload))
-	b.Const("::json) as pgrst_el(j), lateral pg_catalog.json_populate_record(null::")
+	b.Const("::json) as pgrst_el(j), ")
+	b.Write(g.rowDefaults(m))
+	b.Const("lateral pg_catalog.json_populate_record(null::")
 	b.Write(table)
 	b.Const(", ")
 	b.Write(g.withoutParsedKeys(m, sqltext.Const("pgrst_el.j")))
@@ -215,6 +217,30 @@ func (g *gen) writeInsert(b *sqltext.Builder, m Mutation, table, alias sqltext.S
 		b.Const(countInsertedRow)
 	}
 	b.Write(g.onConflict(m, count))
+}
+
+// rowDefaults is, under Prefer: missing=default, a lateral subquery
+// evaluating the default of every column that has one once for each
+// payload row, followed by a comma; empty otherwise. PostgREST merges the
+// defaults into every row before it reads the row's keys, so a bulk
+// insert takes a sequence's next value for each row, even for a row that
+// gives the column a value: [{"id":100},{"slug":"s"}] takes two and the
+// second row gets the later one. Its always-true condition on the row
+// (json_array_elements yields no SQL NULL) makes it lateral, evaluated for
+// each row; PostgreSQL neither pulls up nor drops a subquery output that
+// calls a volatile function such as nextval. Its only outputs are the
+// columns, named as the table's, so none can clash.
+func (g *gen) rowDefaults(m Mutation) sqltext.SQL {
+	var defaults []sqltext.SQL
+	for _, c := range m.Columns {
+		if d, ok := g.missingDefault(m, c); ok {
+			defaults = append(defaults, sqltext.Fmt("%s as %s", d, sqltext.Ident(c)))
+		}
+	}
+	if len(defaults) == 0 {
+		return sqltext.SQL{}
+	}
+	return sqltext.Fmt("lateral (select %s where pgrst_el.j is not null) as pgrst_defaults, ", sqltext.Join(defaults, ", "))
 }
 
 // onConflict renders the upsert clause; count takes an updated row back

@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -91,16 +93,53 @@ func TestAuthTokenRoleCutToTheAuthenticatorsNameIsRefused(t *testing.T) {
 	}
 }
 
-func TestAuthAnonymousRoleThatWouldRunAsTheAuthenticatorIsRefusedAtLoad(t *testing.T) {
-	for _, tc := range []struct{ role, want string }{
-		{"none", `db_anon_role: "none" would run anonymous requests as the authenticator`},
-		{"authenticator", `db_anon_role: "authenticator" would run anonymous requests as the authenticator "authenticator" itself`},
-	} {
-		t.Run("db_anon_role "+tc.role+" stops the config from loading", func(t *testing.T) {
-			err := authLoadError(t, "db_anon_role "+tc.role)
-			if !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("load error %q does not contain %q", err, tc.want)
-			}
+// db_anon_role none resets to the authenticator for every anonymous
+// request without the administrator naming it: the config does not load.
+func TestAuthAnonymousRoleNoneIsRefusedAtLoad(t *testing.T) {
+	err := authLoadError(t, "db_anon_role none")
+	if want := `db_anon_role: "none" would run anonymous requests as the authenticator`; !strings.Contains(err.Error(), want) {
+		t.Errorf("load error %q does not contain %q", err, want)
+	}
+}
+
+// PostgREST starts with db-anon-role naming the authenticator, as
+// postgrest-js's own test setup runs it (postgres for both): pgrest does
+// too, with a warning in the log, while a token naming the authenticator
+// (or none) is still refused.
+func TestAuthAnonymousRoleMayBeTheAuthenticator(t *testing.T) {
+	authLetAuthenticatorCallWhoami(t)
+	logFile := filepath.Join(t.TempDir(), "caddy.log")
+	s := startServerLogging(t, logFile, "db_anon_role authenticator")
+
+	t.Run("an anonymous request runs as the authenticator", func(t *testing.T) {
+		if got := authWho(t, s); got != "authenticator" {
+			t.Errorf("anonymous current_user %q, want authenticator", got)
+		}
+	})
+	t.Run("a token without a role claim runs as db_anon_role", func(t *testing.T) {
+		if got := authWho(t, s, bearer(token(t, jwt.MapClaims{"sub": "someone"}))...); got != "authenticator" {
+			t.Errorf("current_user %q, want authenticator", got)
+		}
+	})
+	for _, role := range []string{"authenticator", "none"} {
+		t.Run("a token with role "+role+" is still refused with 403 and 42501", func(t *testing.T) {
+			res := s.get(t, "/rpc/auth_whoami", bearer(token(t, jwt.MapClaims{"role": role}))...)
+			e := res.expectError(t, 403, "42501")
+			authExpectMessage(t, e, `permission denied to set role "`+role+`"`)
 		})
 	}
+	t.Run("a granted role still works", func(t *testing.T) {
+		if got := authWho(t, s, bearer(token(t, jwt.MapClaims{"role": "webuser"}))...); got != "webuser" {
+			t.Errorf("current_user %q, want webuser", got)
+		}
+	})
+	t.Run("the log warns that anonymous requests run as the authenticator", func(t *testing.T) {
+		log, err := os.ReadFile(logFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(log), "db_anon_role is the authenticator: anonymous requests run as the authenticator itself") {
+			t.Errorf("no warning in the log:\n%s", log)
+		}
+	})
 }

@@ -48,9 +48,11 @@ func TestMissingDefault(t *testing.T) {
 			headers: []string{"Prefer", "return=representation, missing=default, resolution=merge-duplicates"},
 			status:  201, contentRange: "*/*",
 			applied: []string{"resolution=merge-duplicates", "return=representation", "missing=default"},
-			want:    `[{"id":1,"name":"lantern","colour":"grey"},{"id":2,"name":"fan","colour":"grey"}]`,
-			table:   "select id, name, colour from api.gadgets order by id",
-			rows:    `[{"id":1,"name":"lantern","colour":"grey"},{"id":2,"name":"fan","colour":"grey"}]`,
+			// The merged row took identity value 2 (see
+			// TestMissingDefaultEvaluatesDefaultsForEveryRow).
+			want:  `[{"id":1,"name":"lantern","colour":"grey"},{"id":3,"name":"fan","colour":"grey"}]`,
+			table: "select id, name, colour from api.gadgets order by id",
+			rows:  `[{"id":1,"name":"lantern","colour":"grey"},{"id":3,"name":"fan","colour":"grey"}]`,
 		},
 		{
 			name:   "a PATCH without missing=default sets a missing key to NULL",
@@ -89,4 +91,27 @@ func TestMissingDefault(t *testing.T) {
 				`Column "id" is an identity column defined as GENERATED ALWAYS.`, "Use OVERRIDING SYSTEM VALUE to override.")
 		})
 	})
+}
+
+// TestMissingDefaultEvaluatesDefaultsForEveryRow mirrors InsertSpec's
+// "apply defaults on missing values" as postgrest-js's "bulk insert with
+// column defaults" observes it: PostgREST merges the column defaults into
+// every payload row before reading the row's keys, so a bulk insert takes
+// an identity's next value for each row, even a row that gives the key,
+// and a later row gets a later value.
+func TestMissingDefaultEvaluatesDefaultsForEveryRow(t *testing.T) {
+	s := startServer(t)
+	prefer := []string{"Prefer", "return=representation, missing=default"}
+	applied := []string{"return=representation", "missing=default"}
+	runWriteCases(t, s, "select private.reset_parity()", []writeCase{
+		{
+			name:   "a row that gives the identity still takes a value of it",
+			method: "POST", path: "/gadgets?columns=id,name&select=id,name",
+			body:    `[{"id":50,"name":"clock"},{"name":"fan"}]`,
+			headers: prefer, status: 201, contentRange: "*/*", applied: applied,
+			want:  `[{"id":50,"name":"clock"},{"id":3,"name":"fan"}]`,
+			table: "select pg_catalog.nextval(pg_catalog.pg_get_serial_sequence('api.gadgets', 'id')) as next",
+			rows:  `[{"next":4}]`,
+		},
+	}, nil)
 }

@@ -39,22 +39,18 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
-	"os/exec"
-	"os/signal"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/pgrest/caddy-pgrest/tests/fixtures"
+	"github.com/pgrest/caddy-pgrest/tests/nodesuite"
 	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
 	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
@@ -122,12 +118,8 @@ func main() {
 // run does everything and returns the exit code: node's, or 1 when the
 // setup fails, or 130 after an interrupt.
 func run() int {
-	// SIGINT reaches node too when it comes from the terminal (one process
-	// group); node ends its run and we tear down after it.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := nodesuite.SignalContext()
 	defer stop()
-	// A closed output pipe (| head) must not kill us before the teardown.
-	signal.Ignore(syscall.SIGPIPE)
 
 	root, err := pgtest.ModuleRoot()
 	if err != nil {
@@ -137,7 +129,7 @@ func run() int {
 	if err != nil {
 		return fail(err)
 	}
-	node, err := nodeCommand(st.nodeMajor)
+	node, err := nodesuite.NodeCommand(st.nodeMajor, log)
 	if err != nil {
 		return fail(err)
 	}
@@ -194,7 +186,7 @@ func run() int {
 			logf("stopping Caddy: %v", err)
 		}
 	}()
-	if err := waitReady(setupCtx, baseURL); err != nil {
+	if err := nodesuite.WaitReady(setupCtx, baseURL+"/clients"); err != nil {
 		if ctx.Err() != nil {
 			return interrupted()
 		}
@@ -225,7 +217,7 @@ func run() int {
 		return interrupted()
 	}
 	if code != 0 && ctx.Err() == nil {
-		printTail(logPath, 40)
+		log.PrintTail(logPath, 40)
 	}
 	return code
 }
@@ -254,52 +246,6 @@ func startCaddy(authDSN, logPath string, st suite) (string, error) {
 	return s.URL, nil
 }
 
-// printTail prints the last n lines of the server log, for failed tests.
-func printTail(path string, n int) {
-	data, err := os.ReadFile(path)
-	if err != nil || len(data) == 0 {
-		return
-	}
-	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	logf("the server log's last %d lines:", len(lines))
-	fmt.Fprintln(os.Stderr, strings.Join(lines, "\n"))
-}
-
-// waitReady waits until pgrest answers a read of the fixture: the schema
-// cache is loaded in the background after Caddy starts.
-func waitReady(ctx context.Context, baseURL string) error {
-	client := &http.Client{Timeout: 10 * time.Second}
-	var last string
-	for {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, baseURL+"/clients", nil)
-		if err != nil {
-			return err
-		}
-		res, err := client.Do(req)
-		if err == nil {
-			body, _ := io.ReadAll(io.LimitReader(res.Body, 4096))
-			res.Body.Close()
-			if res.StatusCode == http.StatusOK {
-				return nil
-			}
-			last = fmt.Sprintf("status %d: %s", res.StatusCode, body)
-			if res.StatusCode != http.StatusServiceUnavailable {
-				return fmt.Errorf("GET /clients: %s", last)
-			}
-		} else {
-			last = err.Error()
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("pgrest not ready: %s", last)
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
-}
-
 // userToken is an HS256 token for the role webuser, valid for a day.
 func userToken() (string, error) {
 	now := time.Now()
@@ -321,22 +267,6 @@ func anonToken() (string, error) {
 		"iat":  now.Unix(),
 		"exp":  now.Add(24 * time.Hour).Unix(),
 	})
-}
-
-// nodeCommand is the command that runs Node.js major version minMajor or
-// newer: the node in PATH when it is new enough, else node@<minMajor> from
-// the npm registry through npx.
-func nodeCommand(minMajor int) ([]string, error) {
-	out, err := exec.Command("node", "--version").Output()
-	if err != nil {
-		return nil, fmt.Errorf("running node --version (Node.js %d or newer is needed): %w", minMajor, err)
-	}
-	var major int
-	if _, err := fmt.Sscanf(strings.TrimSpace(string(out)), "v%d.", &major); err == nil && major >= minMajor {
-		return []string{"node"}, nil
-	}
-	logf("node in PATH is %s; running Node.js %d through npx", strings.TrimSpace(string(out)), minMajor)
-	return []string{"npx", "-y", "-p", fmt.Sprintf("node@%d", minMajor), "node"}, nil
 }
 
 // runNode runs node --test in the module root with the suite's environment,
@@ -362,40 +292,11 @@ func runNode(ctx context.Context, root string, node []string, dir string, args, 
 		sort.Strings(files)
 		nodeArgs = append(nodeArgs, files...)
 	}
-	cmd := exec.Command(node[0], append(node[1:], nodeArgs...)...)
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), env...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = nil, os.Stdout, os.Stderr
-	if err := cmd.Start(); err != nil {
-		return fail(fmt.Errorf("starting node (Node.js 20 or newer is needed): %w", err))
+	code, err := nodesuite.Run(ctx, root, append(slices.Clone(node), nodeArgs...), env)
+	if err != nil {
+		return fail(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	var err error
-	select {
-	case err = <-done:
-	case <-ctx.Done():
-		// Interrupted: node has had the terminal's SIGINT too, or gets one
-		// now; after a grace period it is killed.
-		_ = cmd.Process.Signal(os.Interrupt)
-		select {
-		case err = <-done:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			err = <-done
-		}
-	}
-	if err == nil {
-		return 0
-	}
-	var exitErr *exec.ExitError
-	if errors.As(err, &exitErr) {
-		if code := exitErr.ExitCode(); code > 0 {
-			return code
-		}
-		return 1 // killed by a signal
-	}
-	return fail(err)
+	return code
 }
 
 func hasReporter(args []string) bool {
@@ -419,16 +320,11 @@ func namesFile(args []string) bool {
 	return false
 }
 
-func logf(format string, args ...any) {
-	fmt.Fprintf(os.Stderr, "client suite: "+format+"\n", args...)
-}
+// log prints the launcher's lines.
+const log = nodesuite.Logger("client suite")
 
-func fail(err error) int {
-	logf("%v", err)
-	return 1
-}
+func logf(format string, args ...any) { log.Printf(format, args...) }
 
-func interrupted() int {
-	logf("interrupted")
-	return 130
-}
+func fail(err error) int { return log.Fail(err) }
+
+func interrupted() int { return log.Interrupted() }
