@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"net/http"
 	"sync"
@@ -108,27 +107,6 @@ func (rawHandler) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.
 	w.WriteHeader(wl.status)
 	_, err = w.Write(body)
 	return err
-}
-
-// runRaw is rawOp's transaction on a connection of pool: the body is
-// appended to body.
-func runRaw(ctx context.Context, pool *pgxpool.Pool, wl *workload, body []byte) ([]byte, error) {
-	c, err := pool.Acquire(ctx)
-	if err != nil {
-		return body, err
-	}
-	defer c.Release()
-	pg := c.Conn().PgConn()
-	if wl.readOnly() {
-		body, err = rawRead(ctx, pg, wl, body)
-	} else {
-		body, err = rawWrite(ctx, pg, wl, body)
-	}
-	if err != nil {
-		// Whatever state the connection is in, the pool drops it.
-		_ = c.Conn().Close(context.Background())
-	}
-	return body, err
 }
 
 // caddyRawOp is the caddy+raw variant's op: pgrest's op, sent to the

@@ -65,9 +65,10 @@
 //     is what pgrest/caddy+raw measures.
 //   - raw: the same transaction written by hand with pgconn, in pgrest's
 //     round trips: one pipelined round trip of BEGIN READ ONLY (READ
-//     WRITE for writes), the settings statement, the main statement and
-//     COMMIT. The settings and main
-//     statements are prepared once per connection. Same SQL text and the
+//     WRITE for writes), the settings statement, the main statement,
+//     COMMIT and pgrest's session reset after it (CLOSE ALL, RESET ALL
+//     and the rest of executor/session_reset.go). Every statement is
+//     prepared once per connection, as pgrest prepares them. Same SQL text and the
 //     same arguments as pgrest sends (the settings values are read back
 //     from what pgrest set), so it is the best a Go service could do for
 //     this request, minus HTTP.
