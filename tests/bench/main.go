@@ -85,6 +85,15 @@
 //     loop at other multiples of pgrest's throughput (-pace
 //     0.25,0.5,1,2), to see how PostgreSQL's cost per request moves
 //     with the pace; an empty -pace leaves them all out.
+//   - route (H) and pipeline (D): the two halves of the ceiling, each
+//     alone (ceiling.go): Caddy's bare route answering each workload's
+//     request with pgrest's body from stock handlers (a site per
+//     workload, matchers, two headers, respond), sent by the same HTTP
+//     client; and the raw baseline's pipeline on a pool of one
+//     connection per in-flight request, opened before measuring. The
+//     ceiling table sets pgrest and caddy+raw against 1/(1/H+1/D) of the
+//     same round, with their p99 beside H's and D's and the share of the
+//     machine other processes used meanwhile (other %).
 //   - caddy+raw@pgrest: caddy+raw paced the same way at pgrest's
 //     throughput, by the load generator. It is what the Go side's goal
 //     is measured against (see CPU time per request).
@@ -382,6 +391,8 @@ func run(ctx context.Context, opt options) error {
 		{name: "caddy+raw", newOp: env.caddyRawOp, keepLatency: true},
 		{name: "raw", newOp: env.rawOp, keepLatency: true},
 		{name: "naive", newOp: env.naiveOp, keepLatency: true},
+		{name: routeVariant, newOp: env.routeOp, keepLatency: true},
+		{name: pipelineVariant, newOp: rawOpOn(env.ceilingPool), keepLatency: true},
 	}
 	for _, f := range opt.pace {
 		variants = append(variants, &variant{name: pacedName(f), newOp: env.rawOp, keepLatency: true, pace: f})
@@ -391,7 +402,7 @@ func run(ctx context.Context, opt options) error {
 	// as PostgreSQL's does with raw@pgrest (pace.go).
 	crPaced := &variant{name: caddyRawPaced, newOp: env.caddyRawOp, keepLatency: true, pace: 1, target: "caddy+raw"}
 	variants = append(variants, crPaced)
-	httpVariants := append(slices.Clone(variants[:2]), crPaced)
+	httpVariants := append(slices.Clone(variants[:2]), variants[4], crPaced)
 	for _, n := range opt.diagPool {
 		name := diagPoolName(n)
 		v := &variant{name: name, newOp: env.opAt(env.diagURLs[name]), keepLatency: true}
@@ -408,6 +419,9 @@ func run(ctx context.Context, opt options) error {
 		targets := map[string]string{"pgrest": env.baseURL, "caddy+raw": env.caddyRawURL}
 		for name, url := range env.diagURLs {
 			targets[name] = url
+		}
+		for name, url := range env.routeURLs {
+			targets[routeTarget(name)] = url
 		}
 		if env.loadgen, err = startClient(env, targets, maxConc); err != nil {
 			return fmt.Errorf("starting the load generator: %w", err)
@@ -483,6 +497,8 @@ func run(ctx context.Context, opt options) error {
 	fmt.Println("pgrest..naive: req/s, median over the rounds. ratios: median of the per-round ratios [min-max].")
 	fmt.Println("p50/p99: pgrest's latency over all its rounds, at the client. No request failed.")
 	fmt.Println()
+	printCeiling(variants, rows, env.dbWhyNot)
+	fmt.Println()
 	printLatency(variants, rows)
 	fmt.Println()
 	printCPU(variants, rows, env.dbWhyNot, opt.client)
@@ -544,6 +560,11 @@ type cell struct {
 	// windows, and served the requests they served.
 	gc     []gcStats
 	served []int64
+	// rounds are every variant's throughput in each round.
+	rounds [][]float64
+	// other is the share of the machine's cores that other processes
+	// used during the cell's windows (otherLoad), NaN when unknown.
+	other float64
 }
 
 // goSideCPU is variant i's CPU time per request in this process and the
@@ -642,6 +663,12 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 			total[i].add(&round[i])
 		}
 	}
+	row.rounds = rates
+	var all sample
+	for i := range total {
+		all.add(&total[i])
+	}
+	row.other = otherLoad(&all)
 	for i := range variants {
 		row.rate[i] = median(rates[i])
 		row.serverCPU[i], row.clientCPU[i], row.dbCPU[i] = total[i].cpuPerRequest()

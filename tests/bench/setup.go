@@ -421,6 +421,10 @@ type env struct {
 	loadgen *clientProcess
 	// diagURLs are the base URLs of the -diag-pool sites, by variant name.
 	diagURLs map[string]string
+	// routeURLs are the route (H) sites' base URLs, by workload name;
+	// ceilingPool is the pipeline (D) variant's pool (ceiling.go).
+	routeURLs   map[string]string
+	ceilingPool *pgxpool.Pool
 }
 
 // close undoes setUp, in reverse.
@@ -436,6 +440,9 @@ func (e *env) close() {
 	}
 	if e.caddyRawPool != nil {
 		e.caddyRawPool.Close()
+	}
+	if e.ceilingPool != nil {
+		e.ceilingPool.Close()
 	}
 	if e.client != nil {
 		e.client.CloseIdleConnections()
@@ -508,6 +515,21 @@ func setUp(ctx context.Context, opt options) (*env, error) {
 	if err := e.learn(ctx); err != nil {
 		return e, err
 	}
+	// The route sites answer with pgrest's bodies, now known: the config
+	// is loaded again with them, which starts pgrest again too.
+	routes, routeURLs, err := routeSites(e.workloads)
+	if err != nil {
+		return e, err
+	}
+	e.routeURLs = routeURLs
+	if err := e.startPgrest(authDSN, opt.pool, diagSites+routes); err != nil {
+		return e, err
+	}
+	for _, wl := range e.workloads {
+		if err := e.waitReady(ctx, e.baseURL, wl); err != nil {
+			return e, err
+		}
+	}
 	if err := e.verifyStatements(ctx); err != nil {
 		return e, err
 	}
@@ -526,11 +548,15 @@ func setUp(ctx context.Context, opt options) (*env, error) {
 		return e, err
 	}
 	serveCaddyRaw(e.caddyRawPool, e.workloads)
+	if e.ceilingPool, err = newCeilingPool(ctx, authDSN, maxConc, e.workloads); err != nil {
+		return e, err
+	}
 	for _, wl := range e.workloads {
 		for _, v := range []struct {
 			name string
 			op   op
-		}{{"raw", e.rawOp(wl)}, {"naive", e.naiveOp(wl)}, {"caddy+raw", e.caddyRawOp(wl)}} {
+		}{{"raw", e.rawOp(wl)}, {"naive", e.naiveOp(wl)}, {"caddy+raw", e.caddyRawOp(wl)},
+			{routeVariant, e.routeOp(wl)}, {pipelineVariant, rawOpOn(e.ceilingPool)(wl)}} {
 			if err := v.op(ctx); err != nil {
 				return e, fmt.Errorf("%s baseline on %s does not answer as pgrest does: %w", v.name, wl.name, err)
 			}
