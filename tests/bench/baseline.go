@@ -397,7 +397,7 @@ func (e *env) naiveOp(wl *workload) op {
 			return err
 		}
 		if !wl.readOnly() && !written {
-			return fmt.Errorf("%s: the insert wrote no row", wl.name)
+			return fmt.Errorf("%s: the write changed no row", wl.name)
 		}
 		if err := tx.Commit(ctx); err != nil {
 			return err

@@ -12,7 +12,7 @@
 // It starts a throwaway PostgreSQL (tests/pgtest; PGREST_TEST_DSN points it
 // at a running server instead), loads api.items with -rows rows,
 // api.item_reviews with five reviews of each item, an empty api.item_log,
-// the function api.item_price and, for the disconnect phase,
+// api.item_stock with one row, the function api.item_price and, for the disconnect phase,
 // api.bench_sleep, and serves pgrest in-process from a Caddyfile adapted
 // and loaded by Caddy itself, exactly as a user would configure it. Every
 // request to pgrest carries an HS256 token for the role webuser.
@@ -32,6 +32,15 @@
 //     throwaway server runs with fsync and synchronous_commit off
 //     (scripts/pg.sh), so a commit waits for no disk here: the ratios
 //     show what pgrest adds, not what a durable commit costs.
+//   - item_upsert: POST /item_stock with {"item_id": 42, "qty": 7} and
+//     Prefer: resolution=merge-duplicates, return=minimal: an upsert on
+//     the primary key of a row that exists (200), the same one-round-trip
+//     read-write transaction.
+//   - item_patch:  PATCH /item_stock?item_id=eq.42 with {"qty": 7} and
+//     Prefer: return=minimal: one row updated by its key (204), the same.
+//     Both write row 42 at every request, each worker in turn: the row's
+//     lock is held only inside the one round trip, for every variant
+//     alike.
 //   - rpc_call:    POST /rpc/item_price with {"item_id": 42}, a stable SQL
 //     function returning a numeric: read-only, one round trip.
 //
