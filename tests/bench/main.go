@@ -273,6 +273,9 @@ type options struct {
 	// diagPool and diagGOGC add diagnostic variants (diag.go).
 	diagPool []int
 	diagGOGC int
+	// diagCaddyRaw are the flags of caddy+raw's diagnostic variants
+	// (caddyraw_diag.go).
+	diagCaddyRaw []string
 	// cpuProfile is where to write a CPU profile of the whole process
 	// (pgrest, Caddy, the load generator and the baselines).
 	cpuProfile string
@@ -319,6 +322,7 @@ func parseFlags(args []string) (options, error) {
 	pace := fs.String("pace", "1", "paced raw variants: multiples of pgrest's throughput in the cell, comma-separated (1 is raw@pgrest; empty: none)")
 	fs.StringVar(&opt.client, "client", "own", "where the HTTP load generator runs: own (a process of its own, as a real client), in (this process, with Caddy and pgrest) or both, side by side")
 	diagPool := fs.String("diag-pool", "", "diagnosis: pgrest at these db_pool sizes too, comma-separated (variants pgrest:poolN)")
+	diagCaddyRaw := fs.String("diag-caddy-raw", "", "diagnosis: caddy+raw changed in these ways too, comma-separated: pool (one connection per in-flight request), bg (context.Background), or both joined with + (variants caddy+raw:FLAGS)")
 	fs.IntVar(&opt.diagGOGC, "diag-gogc", 0, "diagnosis: pgrest with this process's GOGC at this percentage during its windows too (variant pgrest:gogcN)")
 	fs.StringVar(&opt.cpuProfile, "cpuprofile", "", "write a CPU profile of the measured load to `file` (go tool pprof)")
 	if err := fs.Parse(args); err != nil {
@@ -344,6 +348,15 @@ func parseFlags(args []string) (options, error) {
 				return opt, fmt.Errorf("-diag-pool: %q is not a pool size", s)
 			}
 			opt.diagPool = append(opt.diagPool, n)
+		}
+	}
+	if *diagCaddyRaw != "" {
+		for _, s := range strings.Split(*diagCaddyRaw, ",") {
+			s = strings.TrimSpace(s)
+			if _, err := parseCaddyRawDiag(s); err != nil || s == "" {
+				return opt, fmt.Errorf("-diag-caddy-raw: %q: flags are pool and bg, joined with +", s)
+			}
+			opt.diagCaddyRaw = append(opt.diagCaddyRaw, s)
 		}
 	}
 	if strings.TrimSpace(*pace) != "" {
@@ -420,6 +433,14 @@ func run(ctx context.Context, opt options) error {
 	}
 	if opt.diagGOGC != 0 {
 		v := &variant{name: diagGOGCName(opt.diagGOGC), newOp: env.httpOp, keepLatency: true, target: "pgrest", gcPercent: opt.diagGOGC}
+		cr := &variant{name: "caddy+raw:gogc" + strconv.Itoa(opt.diagGOGC), newOp: env.caddyRawOp, keepLatency: true,
+			target: "caddy+raw", gcPercent: opt.diagGOGC}
+		variants = append(variants, v, cr)
+		httpVariants = append(httpVariants, v, cr)
+	}
+	for _, flags := range opt.diagCaddyRaw {
+		name := caddyRawDiagName(flags)
+		v := &variant{name: name, newOp: env.opAt(env.caddyRawDiagURLs[name]), keepLatency: true}
 		variants = append(variants, v)
 		httpVariants = append(httpVariants, v)
 	}
@@ -427,6 +448,9 @@ func run(ctx context.Context, opt options) error {
 		maxConc := slices.Max(opt.conc)
 		targets := map[string]string{"pgrest": env.baseURL, "caddy+raw": env.caddyRawURL}
 		for name, url := range env.diagURLs {
+			targets[name] = url
+		}
+		for name, url := range env.caddyRawDiagURLs {
 			targets[name] = url
 		}
 		for name, url := range env.routeURLs {

@@ -458,6 +458,9 @@ type env struct {
 	// ceilingPool is the pipeline (D) variant's pool (ceiling.go).
 	routeURLs   map[string]string
 	ceilingPool *pgxpool.Pool
+	// caddyRawDiagURLs are the -diag-caddy-raw sites' base URLs, by
+	// variant name.
+	caddyRawDiagURLs map[string]string
 }
 
 // close undoes setUp, in reverse.
@@ -522,6 +525,12 @@ func setUp(ctx context.Context, opt options) (*env, error) {
 		return e, err
 	}
 	e.diagURLs = diagURLs
+	crSites, crURLs, err := caddyRawDiagSites(opt.diagCaddyRaw)
+	if err != nil {
+		return e, err
+	}
+	diagSites += crSites
+	e.caddyRawDiagURLs = crURLs
 	if err := e.startPgrest(authDSN, opt.pool, diagSites); err != nil {
 		return e, err
 	}
@@ -580,16 +589,21 @@ func setUp(ctx context.Context, opt options) (*env, error) {
 	if e.caddyRawPool, err = newRawPool(ctx, authDSN, opt.pool, e.workloads); err != nil {
 		return e, err
 	}
-	serveCaddyRaw(e.caddyRawPool, e.workloads)
 	if e.ceilingPool, err = newCeilingPool(ctx, authDSN, maxConc, e.workloads); err != nil {
 		return e, err
 	}
+	serveCaddyRaw(e.caddyRawPool, e.ceilingPool, e.workloads)
 	for _, wl := range e.workloads {
-		for _, v := range []struct {
+		type baseline struct {
 			name string
 			op   op
-		}{{"raw", e.rawOp(wl)}, {"naive", e.naiveOp(wl)}, {"caddy+raw", e.caddyRawOp(wl)},
-			{routeVariant, e.routeOp(wl)}, {pipelineVariant, rawOpOn(e.ceilingPool)(wl)}} {
+		}
+		baselines := []baseline{{"raw", e.rawOp(wl)}, {"naive", e.naiveOp(wl)}, {"caddy+raw", e.caddyRawOp(wl)},
+			{routeVariant, e.routeOp(wl)}, {pipelineVariant, rawOpOn(e.ceilingPool)(wl)}}
+		for name, url := range e.caddyRawDiagURLs {
+			baselines = append(baselines, baseline{name, e.opAt(url)(wl)})
+		}
+		for _, v := range baselines {
 			if err := v.op(ctx); err != nil {
 				return e, fmt.Errorf("%s baseline on %s does not answer as pgrest does: %w", v.name, wl.name, err)
 			}
@@ -618,7 +632,7 @@ func (e *env) startPgrest(authDSN string, pool int, moreSites string) error {
 		return err
 	}
 	s, warnings, err := pgresttest.Serve(pgrestDirectives(authDSN, pool),
-		pgresttest.Options{LogLevel: "ERROR", Sites: caddyRawSite(rawPort) + moreSites})
+		pgresttest.Options{LogLevel: "ERROR", Sites: caddyRawSite(rawPort, "") + moreSites})
 	if err != nil {
 		return err
 	}
