@@ -12,8 +12,8 @@
 // It starts a throwaway PostgreSQL (tests/pgtest; PGREST_TEST_DSN points it
 // at a running server instead), loads api.items with -rows rows,
 // api.item_reviews with five reviews of each item, an empty api.item_log,
-// api.item_stock with one row, the function api.item_price and, for the disconnect phase,
-// api.bench_sleep, and serves pgrest in-process from a Caddyfile adapted
+// api.item_stock with one row, the function api.item_price and, for the
+// disconnect phase, api.bench_sleep, and serves pgrest in-process from a Caddyfile adapted
 // and loaded by Caddy itself, exactly as a user would configure it. Every
 // request to pgrest carries an HS256 token for the role webuser.
 //
@@ -276,6 +276,9 @@ type options struct {
 	// diagCaddyRaw are the flags of caddy+raw's diagnostic variants
 	// (caddyraw_diag.go).
 	diagCaddyRaw []string
+	// diagCeilingPace adds the ceiling's halves paced at pgrest's
+	// throughput (route@pgrest, pipeline@pgrest).
+	diagCeilingPace bool
 	// cpuProfile is where to write a CPU profile of the whole process
 	// (pgrest, Caddy, the load generator and the baselines).
 	cpuProfile string
@@ -323,6 +326,7 @@ func parseFlags(args []string) (options, error) {
 	fs.StringVar(&opt.client, "client", "own", "where the HTTP load generator runs: own (a process of its own, as a real client), in (this process, with Caddy and pgrest) or both, side by side")
 	diagPool := fs.String("diag-pool", "", "diagnosis: pgrest at these db_pool sizes too, comma-separated (variants pgrest:poolN)")
 	diagCaddyRaw := fs.String("diag-caddy-raw", "", "diagnosis: caddy+raw changed in these ways too, comma-separated: pool (one connection per in-flight request), bg (context.Background), or both joined with + (variants caddy+raw:FLAGS)")
+	fs.BoolVar(&opt.diagCeilingPace, "diag-ceiling-pace", false, "diagnosis: H and D paced at pgrest's throughput too (variants route@pgrest, pipeline@pgrest), whose CPU per request shows whether the ceiling's costs add up at the same pace as caddy+raw@pgrest's")
 	fs.IntVar(&opt.diagGOGC, "diag-gogc", 0, "diagnosis: pgrest with this process's GOGC at this percentage during its windows too (variant pgrest:gogcN)")
 	fs.StringVar(&opt.cpuProfile, "cpuprofile", "", "write a CPU profile of the measured load to `file` (go tool pprof)")
 	if err := fs.Parse(args); err != nil {
@@ -438,6 +442,12 @@ func run(ctx context.Context, opt options) error {
 		variants = append(variants, v, cr)
 		httpVariants = append(httpVariants, v, cr)
 	}
+	if opt.diagCeilingPace {
+		route := &variant{name: routeVariant + "@pgrest", newOp: env.routeOp, keepLatency: true, pace: 1, target: routeVariant}
+		variants = append(variants, route,
+			&variant{name: pipelineVariant + "@pgrest", newOp: rawOpOn(env.ceilingPool), keepLatency: true, pace: 1})
+		httpVariants = append(httpVariants, route)
+	}
 	for _, flags := range opt.diagCaddyRaw {
 		name := caddyRawDiagName(flags)
 		v := &variant{name: name, newOp: env.opAt(env.caddyRawDiagURLs[name]), keepLatency: true}
@@ -468,7 +478,11 @@ func run(ctx context.Context, opt options) error {
 				&variant{name: "caddy+raw:in", newOp: env.caddyRawOp, keepLatency: true})
 		}
 	}
-	cells := len(env.workloads) * len(opt.conc)
+	measured := len(env.workloads)
+	if len(opt.only) > 0 {
+		measured = len(opt.only)
+	}
+	cells := measured * len(opt.conc)
 	estimate := time.Duration(cells*len(variants)) * (opt.dur + opt.warmup)
 	if opt.rssConc > 0 {
 		estimate += rssEstimate
