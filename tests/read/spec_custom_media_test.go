@@ -2,7 +2,9 @@ package read
 
 import (
 	"encoding/hex"
+	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -172,5 +174,41 @@ func TestCustomMediaSpec(t *testing.T) {
 		if res := s.Get(t, "/rpc/ret_some_mt", "Accept", "text/csv"); res.Status != http.StatusNotAcceptable {
 			t.Errorf("status %d, want 406; body %s", res.Status, res.Body)
 		}
+	})
+}
+
+// TestPlanSpecCustomMediaTypes mirrors PlanSpec's "custom media types": a
+// plan for a media type handler names it in its Content-Type, and its
+// third output column is the body the handler renders (the text of the
+// expression is pgrest's own, as the rest of its SQL).
+func TestPlanSpecCustomMediaTypes(t *testing.T) {
+	s := startSpecMediaServer(t, "db_plan_enabled true")
+	for _, c := range []struct{ name, path, accept, contentType, output string }{
+		{"outputs the plan for a scalar function text/xml", "/rpc/return_scalar_xml",
+			`application/vnd.pgrst.plan+json; for="text/xml"; options=verbose`,
+			`application/vnd.pgrst.plan+json; for="text/xml"; options=verbose; charset=utf-8`, `"text/xml"`},
+		{"outputs the plan for an aggregate application/vnd.twkb", "/lines",
+			`application/vnd.pgrst.plan+json; for="application/vnd.twkb"; options=verbose`,
+			`application/vnd.pgrst.plan+json; for="application/vnd.twkb"; options=verbose; charset=utf-8`, "twkb_agg("},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res := s.Get(t, c.path, "Accept", c.accept)
+			res.ExpectStatus(t, http.StatusOK)
+			expectHeader(t, res, "Content-Type", c.contentType)
+			var plan []struct {
+				Plan struct{ Output []string }
+			}
+			if err := json.Unmarshal(res.Body, &plan); err != nil || len(plan) != 1 || len(plan[0].Plan.Output) < 3 {
+				t.Fatalf("plan %s (%v)", res.Body, err)
+			}
+			if out := plan[0].Plan.Output[2]; !strings.Contains(out, c.output) {
+				t.Errorf("output %q, want it to render %q", out, c.output)
+			}
+		})
+	}
+	t.Run("a handler of other relations is 406 naming the plan", func(t *testing.T) {
+		const accept = `application/vnd.pgrst.plan+json; for="text/xml"`
+		checkFailure(t, s.Get(t, "/projects", "Accept", accept), failure{status: http.StatusNotAcceptable,
+			code: "PGRST107", message: "None of these media types are available: " + accept})
 	})
 }
