@@ -212,3 +212,26 @@ func TestPlanSpecCustomMediaTypes(t *testing.T) {
 			code: "PGRST107", message: "None of these media types are available: " + accept})
 	})
 }
+
+// TestRawOutputTypesSpec mirrors RawOutputTypesSpec: browsers' Accept
+// headers get JSON, though the fixture has a text/html handler (of a
+// function) and none of the types they list first is offered.
+func TestRawOutputTypesSpec(t *testing.T) {
+	s := startSpecMediaServer(t)
+	const (
+		firefox = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+		chrome  = "text/html,application/xhtml+xml,application/xml;q=0.9,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3"
+	)
+	jsonCT := map[string]string{"Content-Type": "application/json; charset=utf-8"}
+	projects := `[{"id":1,"name":"Windows 7","client_id":1}, {"id":2,"name":"Windows 10","client_id":1}]`
+	runSpecRequests(t, s, []specRequest{
+		{name: "responds json to a GET request with Firefox Accept headers", path: "/items?id=eq.1",
+			header: []string{"Accept", firefox}, body: `[{"id":1}]`, match: jsonCT},
+		{name: "responds json to a GET request with Chrome Accept headers", path: "/items?id=eq.1",
+			header: []string{"Accept", chrome}, body: `[{"id":1}]`, match: jsonCT},
+		{name: "responds json to a GET request to RPC with Firefox Accept headers", path: "/rpc/get_projects_below?id=3",
+			header: []string{"Accept", firefox}, body: projects, match: jsonCT},
+		{name: "responds json to a GET request to RPC with Chrome Accept headers", path: "/rpc/get_projects_below?id=3",
+			header: []string{"Accept", chrome}, body: projects, match: jsonCT},
+	})
+}
