@@ -12,8 +12,6 @@ import (
 	"testing"
 
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
-
-	"github.com/pgrest/caddy-pgrest/executor"
 )
 
 // updateSurface rewrites testdata/params_surface.golden from the code.
@@ -285,4 +283,8 @@ func TestParameterSurfaceIsUnchanged(t *testing.T) {
 }
 
 // surfaceDBNames are the names the in-database configuration reads.
-func surfaceDBNames() []string { return executor.DBConfigNames }
+func surfaceDBNames() []string {
+	names := dbConfigNames()
+	slices.Sort(names)
+	return names
+}
