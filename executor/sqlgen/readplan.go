@@ -352,7 +352,7 @@ func (g *gen) relationshipSource(parent *plan.Read, e *plan.Embed) (sqltext.SQL,
 	switch {
 	case rs.Function != nil:
 		fn := sqltext.Qualified(rs.Function.Schema, rs.Function.Name)
-		return sqltext.Fmt("%s(%s) as %s", fn, p, ch), nil
+		return sqltext.Fmt("%s(%s) as %s", fn, g.rowArg(parent.Alias), ch), nil
 	case rs.Junction != nil:
 		j := rs.Junction
 		ja := sqltext.Ident(c.Alias + "_j")
@@ -509,16 +509,24 @@ func aggregate(f *plan.Field, v sqltext.SQL) sqltext.SQL {
 	return v
 }
 
+// rowArg is alias's row as the argument of a computed column or a
+// computed relationship's function. The root's row of a function call or
+// of written rows is a record: it is cast to its relation's type, so that
+// PostgreSQL can choose among functions overloaded on row types.
+func (g *gen) rowArg(alias string) sqltext.SQL {
+	row := sqltext.Ident(alias)
+	if g.rootRowName != "" && alias == g.rootAlias {
+		row = sqltext.Fmt("%s::%s", row, sqltext.QualifiedType(g.rootRowSchema, g.rootRowName, 0).SQL())
+	}
+	return row
+}
+
 // refExpr renders a column, computed column or JSON path of alias's row.
 // JSON keys are values and travel as parameters.
 func (g *gen) refExpr(alias string, ref plan.ColumnRef) sqltext.SQL {
 	var v sqltext.SQL
 	if ref.Computed != nil {
-		row := sqltext.Ident(alias)
-		if g.rootRowName != "" && alias == g.rootAlias {
-			row = sqltext.Fmt("%s::%s", row, sqltext.QualifiedType(g.rootRowSchema, g.rootRowName, 0).SQL())
-		}
-		v = sqltext.Fmt("%s(%s)", sqltext.Qualified(ref.Computed.Schema, ref.Computed.Name), row)
+		v = sqltext.Fmt("%s(%s)", sqltext.Qualified(ref.Computed.Schema, ref.Computed.Name), g.rowArg(alias))
 	} else {
 		v = sqltext.Fmt("%s.%s", sqltext.Ident(alias), sqltext.Ident(ref.Column))
 	}
@@ -526,12 +534,21 @@ func (g *gen) refExpr(alias string, ref plan.ColumnRef) sqltext.SQL {
 		// A composite or an array takes the arrows once it is JSON.
 		v = sqltext.Fmt("pg_catalog.to_jsonb(%s)", v)
 	}
+	text := false
 	for _, step := range ref.JSONPath {
 		arrow := sqltext.Const("->")
 		if step.Arrow == "->>" {
 			arrow = sqltext.Const("->>")
 		}
-		v = sqltext.Concat(v, arrow, g.jsonKeyParam(step))
+		key := g.jsonKeyParam(step)
+		if text && !step.IsIndex {
+			// An arrow after ->> applies to text, which has none:
+			// PostgREST writes the key as a literal, and PostgreSQL
+			// names its type unknown in the error (42883), as here.
+			key = g.param(step.Key)
+		}
+		v = sqltext.Concat(v, arrow, key)
+		text = step.Arrow == "->>"
 	}
 	return v
 }
