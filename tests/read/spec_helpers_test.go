@@ -23,8 +23,11 @@ type specRequest struct {
 	body    string
 	// raw compares body byte for byte: the bodies of media type
 	// handlers are not JSON.
-	raw   bool
-	match map[string]string
+	raw bool
+	// anyBody checks only the status and match: the spec's matcher
+	// names a status alone.
+	anyBody bool
+	match   map[string]string
 }
 
 // runSpecRequests sends each case to s as a subtest.
@@ -41,6 +44,10 @@ func runSpecRequests(t *testing.T, s *server, cases []specRequest) {
 				status = http.StatusOK
 			}
 			res := sendSpecRequest(t, s, method, c.path, c.reqBody, c.header)
+			if c.anyBody {
+				expectRaw(t, res, status, string(res.Body), c.match)
+				return
+			}
 			if c.raw {
 				expectRaw(t, res, status, c.body, c.match)
 				return
