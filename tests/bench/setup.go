@@ -264,7 +264,8 @@ func planRead(cache *schema.Cache, wl *workload) (sqlgen.Statement, error) {
 	if aerr != nil {
 		return sqlgen.Statement{}, fmt.Errorf("%s %s", aerr.Code, aerr.Message)
 	}
-	main, explain := sqlgen.Read(p, sqlgen.ReadOptions{Representation: rep})
+	// Stream: as executor/read.go asks for every GET.
+	main, explain := sqlgen.Read(p, sqlgen.ReadOptions{Representation: rep, Stream: true})
 	if explain != nil {
 		return sqlgen.Statement{}, errors.New("the baselines send no EXPLAIN")
 	}
