@@ -191,7 +191,7 @@ func rawRead(ctx context.Context, pg *pgconn.PgConn, wl *workload, body []byte) 
 	p.SendQueryPrepared(settingsName, wl.settings, nil, nil)
 	p.SendQueryPrepared(wl.mainName, wl.mainArgs, nil, nil)
 	p.SendQueryPrepared(commitName, nil, nil, nil)
-	body, _, err := readPipeline(p, 4, body)
+	body, _, err := readPipeline(p, 4, body, wl.stream)
 	return body, err
 }
 
@@ -205,7 +205,7 @@ func rawWrite(ctx context.Context, pg *pgconn.PgConn, wl *workload, body []byte)
 	p.SendQueryPrepared(settingsName, wl.settings, nil, nil)
 	p.SendQueryPrepared(wl.mainName, wl.mainArgs, nil, nil)
 	p.SendQueryParams("COMMIT", nil, nil, nil, nil)
-	body, written, err := readPipeline(p, 4, body)
+	body, written, err := readPipeline(p, 4, body, wl.stream)
 	if err == nil && !written {
 		err = fmt.Errorf("%s: the insert wrote no row", wl.name)
 	}
@@ -216,7 +216,7 @@ func rawWrite(ctx context.Context, pg *pgconn.PgConn, wl *workload, body []byte)
 // statement and reads their results. It returns the main statement's body
 // column, appended to body, and whether its page_total is affected. The
 // pipeline is closed.
-func readPipeline(p *pgconn.Pipeline, n int, body []byte) ([]byte, bool, error) {
+func readPipeline(p *pgconn.Pipeline, n int, body []byte, stream *sqlgen.RowStream) ([]byte, bool, error) {
 	if err := p.Sync(); err != nil {
 		_ = p.Close()
 		return body, false, err
@@ -234,12 +234,15 @@ func readPipeline(p *pgconn.Pipeline, n int, body []byte) ([]byte, bool, error) 
 			_ = p.Close()
 			return body, false, fmt.Errorf("pipeline result %d: unexpected %T", i, res)
 		}
-		for rr.NextRow() {
+		for row := 0; rr.NextRow(); row++ {
 			if i == mainIndex {
 				vals := rr.Values()
-				body = append(body, vals[sqlgen.ColBody]...)
-				written = isAffected(pgx.TextFormatCode, vals[sqlgen.ColPageTotal])
+				body = addMainRow(body, stream, row, vals)
+				written = written || isAffected(pgx.TextFormatCode, vals[sqlgen.ColPageTotal])
 			}
+		}
+		if i == mainIndex {
+			body = endMainBody(body, stream)
 		}
 		if _, err := rr.Close(); err != nil {
 			_ = p.Close()
@@ -297,11 +300,12 @@ func (e *env) naiveOp(wl *workload) op {
 		}
 		body = body[:0]
 		written := false
-		for rows.Next() {
+		for row := 0; rows.Next(); row++ {
 			vals := rows.RawValues()
-			body = append(body, vals[sqlgen.ColBody]...)
-			written = isAffected(rows.FieldDescriptions()[sqlgen.ColPageTotal].Format, vals[sqlgen.ColPageTotal])
+			body = addMainRow(body, wl.stream, row, vals)
+			written = written || isAffected(rows.FieldDescriptions()[sqlgen.ColPageTotal].Format, vals[sqlgen.ColPageTotal])
 		}
+		body = endMainBody(body, wl.stream)
 		rows.Close()
 		if err := rows.Err(); err != nil {
 			return err

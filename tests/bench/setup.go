@@ -158,6 +158,8 @@ type workload struct {
 	mainSQL  string
 	mainArgs [][]byte
 	mainName string // its prepared statement in the raw baseline
+	// stream, for a read, says how its rows make the body (streamed.go).
+	stream *sqlgen.RowStream
 	// body is the expected response body, taken from pgrest's first
 	// answer and checked against the baselines'.
 	body []byte
@@ -240,7 +242,7 @@ func planWorkloads(ctx context.Context, authDSN string, workloads []*workload) e
 		if err != nil {
 			return fmt.Errorf("%s: %w", wl.name, err)
 		}
-		wl.mainSQL, wl.mainArgs = st.SQL.String(), st.Args
+		wl.mainSQL, wl.mainArgs, wl.stream = st.SQL.String(), st.Args, st.Stream.Rows()
 	}
 	return nil
 }
