@@ -9,6 +9,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 
 	"github.com/jackc/pgx/v5"
@@ -23,7 +24,8 @@ import (
 // The baselines send the statements pgrest sends. pgrest exports neither
 // (and should not, for a benchmark), so they are copied here character for
 // character: settingsSQL from executor/settings.go, beginReadOnly and
-// beginReadWrite from executor/runner.go. checkExecutorSQL reads those
+// beginReadWrite from executor/runner.go, sessionReset from
+// executor/session_reset.go. checkExecutorSQL reads those
 // files at start and refuses to run when a copy no longer matches, so the
 // baselines cannot drift from pgrest unnoticed. The main statements are not copied: they
 // come from pgrest's own parse, plan and SQL generation, run in this
@@ -47,6 +49,23 @@ const (
 	commitName         = "bench_commit"
 )
 
+// sessionReset are the statements pgrest sends after COMMIT, in the same
+// pipeline, so that nothing a request left at session level reaches the
+// next one on its connection; pgrest prepares them once per connection,
+// as the baselines do (resetName).
+var sessionReset = []string{
+	"CLOSE ALL",
+	"SET SESSION AUTHORIZATION DEFAULT",
+	"RESET ALL",
+	"UNLISTEN *",
+	"SELECT pg_catalog.pg_advisory_unlock_all()",
+	"DISCARD TEMP",
+	"DISCARD SEQUENCES",
+}
+
+// resetName is the raw baseline's prepared statement for sessionReset[i].
+func resetName(i int) string { return "bench_reset_" + strconv.Itoa(i) }
+
 // checkExecutorSQL compares the copies above with the constants in the
 // executor's source, found from the working folder up to go.mod.
 func checkExecutorSQL() error {
@@ -69,35 +88,73 @@ func checkExecutorSQL() error {
 				c.name, c.file, got)
 		}
 	}
+	got, err := stringList(filepath.Join(root, "executor/session_reset.go"), "sessionReset")
+	if err != nil {
+		return err
+	}
+	if !slices.Equal(got, sessionReset) {
+		return fmt.Errorf("sessionReset in executor/session_reset.go changed; update the copy in tests/bench so the baselines send what pgrest sends:\n%q", got)
+	}
 	return nil
 }
 
 // stringConst evaluates the string constant name declared in file, a
 // concatenation of string literals.
 func stringConst(file, name string) (string, error) {
-	f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.SkipObjectResolution)
+	e, err := declared(file, token.CONST, name)
 	if err != nil {
 		return "", err
 	}
+	if v, ok := literal(e); ok {
+		return v, nil
+	}
+	return "", fmt.Errorf("%s in %s is no longer a concatenation of string literals", name, file)
+}
+
+// stringList evaluates the variable name declared in file as an array or
+// slice literal of string literals.
+func stringList(file, name string) ([]string, error) {
+	e, err := declared(file, token.VAR, name)
+	if err != nil {
+		return nil, err
+	}
+	lit, ok := e.(*ast.CompositeLit)
+	if !ok {
+		return nil, fmt.Errorf("%s in %s is no longer a list literal", name, file)
+	}
+	var list []string
+	for _, e := range lit.Elts {
+		v, ok := literal(e)
+		if !ok {
+			return nil, fmt.Errorf("%s in %s is no longer a list of string literals", name, file)
+		}
+		list = append(list, v)
+	}
+	return list, nil
+}
+
+// declared is the value of the constant or variable (tok) name declared
+// at the top level of file.
+func declared(file string, tok token.Token, name string) (ast.Expr, error) {
+	f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.SkipObjectResolution)
+	if err != nil {
+		return nil, err
+	}
 	for _, d := range f.Decls {
 		g, ok := d.(*ast.GenDecl)
-		if !ok || g.Tok != token.CONST {
+		if !ok || g.Tok != tok {
 			continue
 		}
 		for _, s := range g.Specs {
 			vs := s.(*ast.ValueSpec)
 			for i, n := range vs.Names {
-				if n.Name != name || i >= len(vs.Values) {
-					continue
+				if n.Name == name && i < len(vs.Values) {
+					return vs.Values[i], nil
 				}
-				if v, ok := literal(vs.Values[i]); ok {
-					return v, nil
-				}
-				return "", fmt.Errorf("%s in %s is no longer a concatenation of string literals", name, file)
 			}
 		}
 	}
-	return "", fmt.Errorf("%s: constant %s not found", file, name)
+	return nil, fmt.Errorf("%s: %s %s not found", file, tok, name)
 }
 
 func literal(e ast.Expr) (string, bool) {
@@ -138,8 +195,12 @@ func newRawPool(ctx context.Context, dsn string, size int, workloads []*workload
 	cfg.MaxConns = int32(size)
 	cfg.AfterConnect = func(ctx context.Context, conn *pgx.Conn) error {
 		pg := conn.PgConn()
-		for name, sql := range map[string]string{settingsName: settingsSQL, beginReadOnlyName: beginReadOnly,
-			beginReadWriteName: beginReadWrite, commitName: "COMMIT"} {
+		statements := map[string]string{settingsName: settingsSQL, beginReadOnlyName: beginReadOnly,
+			beginReadWriteName: beginReadWrite, commitName: "COMMIT"}
+		for i, sql := range sessionReset {
+			statements[resetName(i)] = sql
+		}
+		for name, sql := range statements {
 			if _, err := pg.Prepare(ctx, name, sql, nil); err != nil {
 				return err
 			}
@@ -160,57 +221,86 @@ func newRawPool(ctx context.Context, dsn string, size int, workloads []*workload
 
 // rawOp is the raw baseline: pgrest's transaction with nothing else
 // around it, in the round trips pgrest takes.
-func (e *env) rawOp(wl *workload) op {
-	var body []byte
-	return func(ctx context.Context) error {
-		c, err := e.rawPool.Acquire(ctx)
-		if err != nil {
-			return err
+func (e *env) rawOp(wl *workload) op { return rawOpOn(e.rawPool)(wl) }
+
+// rawOpOn is the raw baseline's op on pool.
+func rawOpOn(pool *pgxpool.Pool) func(wl *workload) op {
+	return func(wl *workload) op {
+		var body []byte
+		return func(ctx context.Context) error {
+			var err error
+			if body, err = runRaw(ctx, pool, wl, body[:0]); err != nil {
+				return err
+			}
+			return wl.check(body)
 		}
-		defer c.Release()
-		pg := c.Conn().PgConn()
-		if wl.readOnly() {
-			body, err = rawRead(ctx, pg, wl, body[:0])
-		} else {
-			body, err = rawWrite(ctx, pg, wl, body[:0])
-		}
-		if err != nil {
-			// Whatever state the connection is in, the pool drops it.
-			_ = c.Conn().Close(context.Background())
-			return err
-		}
-		return wl.check(body)
 	}
 }
 
-// rawRead sends BEGIN READ ONLY, the settings, the main statement and
-// COMMIT as one pipeline and returns the body column, appended to body.
+// runRaw is the raw baseline's transaction on a connection of pool: the
+// body is appended to body.
+func runRaw(ctx context.Context, pool *pgxpool.Pool, wl *workload, body []byte) ([]byte, error) {
+	c, err := pool.Acquire(ctx)
+	if err != nil {
+		return body, err
+	}
+	defer c.Release()
+	pg := c.Conn().PgConn()
+	if wl.readOnly() {
+		body, err = rawRead(ctx, pg, wl, body)
+	} else {
+		body, err = rawWrite(ctx, pg, wl, body)
+	}
+	if err != nil {
+		// Whatever state the connection is in, the pool drops it.
+		_ = c.Conn().Close(context.Background())
+	}
+	return body, err
+}
+
+// rawRead sends BEGIN READ ONLY, the settings, the main statement,
+// COMMIT and pgrest's session reset as one pipeline and returns the body
+// column, appended to body.
 func rawRead(ctx context.Context, pg *pgconn.PgConn, wl *workload, body []byte) ([]byte, error) {
-	p := pg.StartPipeline(ctx)
-	p.SendQueryPrepared(beginReadOnlyName, nil, nil, nil)
-	p.SendQueryPrepared(settingsName, wl.settings, nil, nil)
-	p.SendQueryPrepared(wl.mainName, wl.mainArgs, nil, nil)
-	p.SendQueryPrepared(commitName, nil, nil, nil)
-	body, _, err := readPipeline(p, 4, body, wl.stream)
+	body, _, err := rawPipeline(ctx, pg, beginReadOnlyName, wl, body)
 	return body, err
 }
 
 // rawWrite is pgrest's read-write transaction for a write without checks:
-// BEGIN READ WRITE, the settings, the main statement and COMMIT as one
-// pipeline, one round trip, as pgrest sends it. The main statement's
-// result must show the row written.
+// BEGIN READ WRITE, the settings, the main statement, COMMIT and the
+// session reset as one pipeline, one round trip, as pgrest sends it. The
+// main statement's result must show the row written.
 func rawWrite(ctx context.Context, pg *pgconn.PgConn, wl *workload, body []byte) ([]byte, error) {
-	p := pg.StartPipeline(ctx)
-	p.SendQueryPrepared(beginReadWriteName, nil, nil, nil)
-	p.SendQueryPrepared(settingsName, wl.settings, nil, nil)
-	p.SendQueryPrepared(wl.mainName, wl.mainArgs, nil, nil)
-	p.SendQueryParams("COMMIT", nil, nil, nil, nil)
-	body, written, err := readPipeline(p, 4, body, wl.stream)
+	body, written, err := rawPipeline(ctx, pg, beginReadWriteName, wl, body)
 	if err == nil && !written {
-		err = fmt.Errorf("%s: the insert wrote no row", wl.name)
+		err = fmt.Errorf("%s: the write changed no row", wl.name)
 	}
 	return body, err
 }
+
+// rawPipeline sends the transaction pgrest sends for wl, every statement
+// prepared: begin, the settings, the main statement, COMMIT, then
+// sessionReset, one Sync.
+func rawPipeline(ctx context.Context, pg *pgconn.PgConn, begin string, wl *workload, body []byte) ([]byte, bool, error) {
+	p := pg.StartPipeline(ctx)
+	p.SendQueryPrepared(begin, nil, nil, nil)
+	p.SendQueryPrepared(settingsName, wl.settings, nil, nil)
+	p.SendQueryPrepared(wl.mainName, wl.mainArgs, nil, nil)
+	p.SendQueryPrepared(commitName, nil, nil, nil)
+	for i := range sessionReset {
+		p.SendQueryPrepared(resetNames[i], nil, nil, nil)
+	}
+	return readPipeline(p, 4+len(sessionReset), body, wl.stream)
+}
+
+// resetNames are resetName's, made once: not a string per request.
+var resetNames = func() []string {
+	names := make([]string, len(sessionReset))
+	for i := range names {
+		names[i] = resetName(i)
+	}
+	return names
+}()
 
 // readPipeline syncs a pipeline of n statements whose third is the main
 // statement and reads their results. It returns the main statement's body
@@ -311,7 +401,7 @@ func (e *env) naiveOp(wl *workload) op {
 			return err
 		}
 		if !wl.readOnly() && !written {
-			return fmt.Errorf("%s: the insert wrote no row", wl.name)
+			return fmt.Errorf("%s: the write changed no row", wl.name)
 		}
 		if err := tx.Commit(ctx); err != nil {
 			return err
