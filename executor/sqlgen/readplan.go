@@ -22,6 +22,9 @@ type ReadOptions struct {
 	// pgrst.page_total, where a guard statement checks it, so that a
 	// read-write transaction can roll back a failed check in SQL.
 	RecordPageTotal bool
+	// Stream asks for a statement that returns the body row by row
+	// (see RowStream) when the representation is an array of rows.
+	Stream bool
 }
 
 // Read renders the main statement of a read and, for a planned or an
@@ -52,7 +55,7 @@ func (g *gen) readInto(b *sqltext.Builder, p *plan.Read, opts ReadOptions, body 
 	g.textEmbeds = opts.Representation.Media == apirequest.MediaHandler || opts.Representation.Media == apirequest.MediaCSV
 	b.Const("pgrst_source as (")
 	g.writeQuery(b, p, levelSource{root: true})
-	b.Const(") select ")
+	b.Const(")")
 	total := sqltext.Const("null::bigint")
 	if opts.Count == "exact" || opts.Count == "estimated" {
 		counted := g.countQuery(p)
@@ -67,6 +70,11 @@ func (g *gen) readInto(b *sqltext.Builder, p *plan.Read, opts ReadOptions, body 
 		eg := &gen{}
 		explain = &Statement{SQL: sqltext.Fmt("explain (format json) %s", eg.countQuery(p)), Args: eg.args}
 	}
+	if shape := streamShapeOf(opts); shape != NotStreamed && g.extraColumns.IsEmpty() {
+		writeStreamed(b, opts, total)
+		return Statement{SQL: b.SQL(), Args: g.args, Stream: shape}, explain
+	}
+	b.Const(" select ")
 	writeColumns(b, opts.RecordPageTotal, total, body)
 	b.Write(g.extraColumns)
 	b.Const(" from pgrst_source _pgrst_t")
