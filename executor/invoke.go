@@ -27,7 +27,7 @@ func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schem
 	if aerr != nil {
 		return nil, aerr
 	}
-	in, aerr := readCallInput(req, q, isPost)
+	in, aerr := apirequest.ReadCallInput(req, q, isPost)
 	if aerr != nil {
 		return nil, aerr
 	}
@@ -40,11 +40,11 @@ func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schem
 	case wholeBody && req.Preferences.Params == "single-object":
 		call.Args = singleObjectBody(in)
 	case wholeBody:
-		call.Args = wholeBodyArgument(fn, in.body)
+		call.Args = wholeBodyArgument(fn, in.Body)
 	default:
-		call.Args = in.argumentsFor(fn)
+		call.Args = in.ArgumentsFor(fn)
 		for _, p := range fn.Params {
-			if contains(in.keys, p.Name) {
+			if contains(in.Keys, p.Name) {
 				call.Given = append(call.Given, p)
 			}
 		}
@@ -187,10 +187,10 @@ func (e *Executor) invokeRows(r *http.Request, req *apirequest.Request, cache *s
 // text/xml, bytea for application/octet-stream. wholeBody reports the
 // latter. Functions PostgREST cannot call (more than one unnamed
 // parameter, or one of another type) are not candidates.
-func resolveFunction(cache *schema.Cache, req *apirequest.Request, in *callInput, isPost bool) (*schema.Function, bool, *apierr.Error) {
+func resolveFunction(cache *schema.Cache, req *apirequest.Request, in *apirequest.CallInput, isPost bool) (*schema.Function, bool, *apierr.Error) {
 	candidates := callableFunctions(cache.FunctionsNamed(req.Schema, req.Name))
 	singleObject := req.Preferences.Params == "single-object"
-	keys := in.keys
+	keys := in.Keys
 	var matches, wholeBody []*schema.Function
 	for _, f := range candidates {
 		switch {
@@ -198,7 +198,7 @@ func resolveFunction(cache *schema.Cache, req *apirequest.Request, in *callInput
 			if len(f.Params) == 1 && isJSONType(f.Params[0].Type) {
 				wholeBody = append(wholeBody, f)
 			}
-		case paramsMatch(f, keys) && !(in.rawType != "" && len(f.Params) == 0):
+		case paramsMatch(f, keys) && !(in.RawType != "" && len(f.Params) == 0):
 			matches = append(matches, f)
 		case isPost && takesWholeBody(f, req.ContentType):
 			wholeBody = append(wholeBody, f)
@@ -214,8 +214,8 @@ func resolveFunction(cache *schema.Cache, req *apirequest.Request, in *callInput
 	case len(wholeBody) > 1:
 		return nil, false, ambiguous(wholeBody)
 	}
-	if in.rawType != "" && !singleObject {
-		return nil, false, apierr.NoFunctionForBody(req.Schema, req.Name, in.rawType)
+	if in.RawType != "" && !singleObject {
+		return nil, false, apierr.NoFunctionForBody(req.Schema, req.Name, in.RawType)
 	}
 	return nil, false, noFunction(cache, req, keys, candidates, isPost)
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 
+	"github.com/pgrest/caddy-pgrest/executor/apirequest"
 	"github.com/pgrest/caddy-pgrest/executor/schema"
 )
 
@@ -69,12 +70,12 @@ func callableFunctions(fs []*schema.Function) []*schema.Function {
 // singleObjectBody is the one argument of Prefer: params=single-object: the
 // body, or the arguments of a query string or form as one object of
 // strings (a repeated name keeps its last value).
-func singleObjectBody(in *callInput) []byte {
-	if in.values == nil {
-		return in.body
+func singleObjectBody(in *apirequest.CallInput) []byte {
+	if in.Values == nil {
+		return in.Body
 	}
-	obj := make(map[string]string, len(in.values))
-	for k, vs := range in.values {
+	obj := make(map[string]string, len(in.Values))
+	for k, vs := range in.Values {
 		obj[k] = vs[len(vs)-1]
 	}
 	b, _ := json.Marshal(obj)

@@ -66,9 +66,9 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 	limit, offset := p.Range.Limit, p.Range.Offset
 	p.Where, p.Range = nil, apirequest.Range{}
 
-	var body *payload
+	var body *apirequest.Payload
 	if req.Action != apirequest.ActionDelete {
-		if body, aerr = parsePayload(req.ContentType, req.Body, len(q.Columns) > 0); aerr != nil {
+		if body, aerr = apirequest.ParsePayload(req.ContentType, req.Body, len(q.Columns) > 0); aerr != nil {
 			return nil, aerr
 		}
 		if m.Columns, aerr = payloadColumns(rel, q.Columns, body); aerr != nil {
@@ -81,7 +81,7 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 	var resolution, missing string
 	switch req.Action {
 	case apirequest.ActionCreate:
-		m.Kind, m.Payload = sqlgen.Insert, body.rows
+		m.Kind, m.Payload = sqlgen.Insert, body.Rows
 		m.MissingDefault = prefs.Missing == "default"
 		if prefs.Missing != "" {
 			// missing=null is what an insert does anyway; PostgREST still
@@ -104,8 +104,8 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 		missing = prefix("missing=", prefs.Missing)
 		// An array sets the columns from its first row, as PostgREST's
 		// update does; an empty one has no row and so changes nothing.
-		m.Payload = body.first
-		if body.first == nil {
+		m.Payload = body.First
+		if body.First == nil {
 			m.Columns = nil
 		}
 	case apirequest.ActionDelete:
@@ -123,7 +123,7 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 				return nil, apierr.PutMatchingPK()
 			}
 		}
-		m.Kind, m.Payload, m.KeyMatch, m.OnConflict = sqlgen.Insert, body.rows, keyMatch, keyColumns(rel)
+		m.Kind, m.Payload, m.KeyMatch, m.OnConflict = sqlgen.Insert, body.Rows, keyMatch, keyColumns(rel)
 	}
 
 	headersOnly := prefs.Return == "headers-only" && req.Action == apirequest.ActionCreate
@@ -300,8 +300,8 @@ func location(rel *schema.Relation, body []byte) string {
 
 // payloadColumns are the columns a write takes from its body: columns=
 // when given, else the body's keys; each must be a column (PGRST204).
-func payloadColumns(rel *schema.Relation, columns []string, body *payload) ([]string, *apierr.Error) {
-	keys := body.keys
+func payloadColumns(rel *schema.Relation, columns []string, body *apirequest.Payload) ([]string, *apierr.Error) {
+	keys := body.Keys
 	if len(columns) > 0 {
 		keys = columns
 	}

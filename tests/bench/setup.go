@@ -298,7 +298,7 @@ func planRead(cache *schema.Cache, wl *workload) (sqlgen.Statement, error) {
 
 // planWrite is what executor/write.go does for a write of one JSON
 // object with Prefer: return=minimal: the body becomes a one-element JSON
-// array (executor/payload.go), its keys in body order the columns; a
+// array (executor/apirequest/payload.go), its keys in body order the columns; a
 // POST inserts it, merged on the primary key with
 // resolution=merge-duplicates (the inserted rows counted); a PATCH
 // updates the rows its filters choose, from the object. The read plan's
