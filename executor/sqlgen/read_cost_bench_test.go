@@ -114,7 +114,7 @@ func BenchmarkWriteAndCallCost(b *testing.B) {
 		b.Fatal(aerr)
 	}
 	opts := sqlgen.ReadOptions{Representation: apirequest.Representation{Media: apirequest.MediaJSON}}
-	m := sqlgen.Mutation{Kind: sqlgen.Insert, Relation: rel, Columns: []string{"id", "name"},
+	m := plan.Mutation{Kind: plan.Insert, Relation: rel, Columns: []string{"id", "name"},
 		Payload: []byte(`[{"id":1,"name":"x"}]`)}
 	b.Run("insert", func(b *testing.B) {
 		b.ReportAllocs()

@@ -19,7 +19,7 @@ func TestRecordPageTotal(t *testing.T) {
 	rows := &schema.Function{Schema: "api", Name: "r", Returns: schema.Return{Shape: schema.ReturnsComposite, Set: true}}
 	shapes := map[string]func(record bool) Statement{
 		"write": func(record bool) Statement {
-			return Write(Mutation{Kind: Delete, Relation: rel, Where: &plan.Read{Relation: rel, Alias: "items"}},
+			return Write(plan.Mutation{Kind: plan.Delete, Relation: rel, Where: &plan.Read{Relation: rel, Alias: "items"}},
 				&plan.Read{Relation: rel, Alias: "items"}, WriteOptions{ReadOptions: ReadOptions{RecordPageTotal: record}, Minimal: true})
 		},
 		"call returning rows": func(record bool) Statement {

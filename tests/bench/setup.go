@@ -231,7 +231,7 @@ var readMedia = []apirequest.MediaType{apirequest.MediaJSON, apirequest.MediaSin
 //
 //   - read: ParseQuery, Negotiate, BuildRead and sqlgen.Read;
 //   - insert, upsert, update: ParseQuery, BuildRead and sqlgen.Write of
-//     the sqlgen.Mutation the executor builds for a POST or PATCH with
+//     the plan.Mutation the executor builds for a POST or PATCH with
 //     return=minimal (executor/write.go, unexported, so rebuilt here: see
 //     planWrite);
 //   - call: the function resolved from the schema cache and
@@ -338,17 +338,17 @@ func planWrite(cache *schema.Cache, wl *workload) (sqlgen.Statement, error) {
 			return sqlgen.Statement{}, fmt.Errorf("the request body names %q, not a column of %s", k, rel.Name)
 		}
 	}
-	m := sqlgen.Mutation{Relation: rel, Columns: keys, Parsers: plan.JSONParsers(cache, rel, keys)}
+	m := plan.Mutation{Relation: rel, Columns: keys, Parsers: plan.JSONParsers(cache, rel, keys)}
 	switch wl.kind {
 	case insert:
-		m.Kind, m.Payload = sqlgen.Insert, append(append([]byte{'['}, body...), ']')
+		m.Kind, m.Payload = plan.Insert, append(append([]byte{'['}, body...), ']')
 	case upsert:
 		if wl.prefer != "resolution=merge-duplicates, return=minimal" {
 			return sqlgen.Statement{}, fmt.Errorf("planWrite rebuilds a merging upsert, not Prefer: %s", wl.prefer)
 		}
-		m.Kind, m.Payload, m.OnConflict = sqlgen.Insert, append(append([]byte{'['}, body...), ']'), rel.PrimaryKey
+		m.Kind, m.Payload, m.OnConflict = plan.Insert, append(append([]byte{'['}, body...), ']'), rel.PrimaryKey
 	case update:
-		m.Kind, m.Payload = sqlgen.Update, body
+		m.Kind, m.Payload = plan.Update, body
 		m.Where = &plan.Read{Relation: rel, Alias: p.Alias, Where: p.Where, Order: p.Order}
 		m.Limit, m.Offset = p.Range.Limit, p.Range.Offset
 	}
