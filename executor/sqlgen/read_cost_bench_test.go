@@ -124,7 +124,7 @@ func BenchmarkWriteAndCallCost(b *testing.B) {
 		}
 	})
 	text := schema.Param{Name: "t", Type: "text", TypeSchema: "pg_catalog", TypeName: "text"}
-	call := sqlgen.Call{Function: &schema.Function{Schema: "api", Name: "search_clients", Params: []schema.Param{text},
+	call := plan.Call{Function: &schema.Function{Schema: "api", Name: "search_clients", Params: []schema.Param{text},
 		Returns: schema.Return{Shape: schema.ReturnsComposite, Set: true, Type: "SETOF api.clients",
 			RelationSchema: "api", RelationName: "clients"}},
 		Given: []schema.Param{text}, Args: []byte(`{"t":"x"}`)}

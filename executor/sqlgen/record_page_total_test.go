@@ -23,11 +23,13 @@ func TestRecordPageTotal(t *testing.T) {
 				&plan.Read{Relation: rel, Alias: "items"}, WriteOptions{ReadOptions: ReadOptions{RecordPageTotal: record}, Minimal: true})
 		},
 		"call returning rows": func(record bool) Statement {
-			st, _ := CallRead(Call{Function: rows}, &plan.Read{Relation: rel, Alias: "r"}, ReadOptions{RecordPageTotal: record}, false)
+			st, _ := CallRead(plan.Call{Function: rows}, &plan.Read{Relation: rel, Alias: "r"}, ReadOptions{RecordPageTotal: record}, false)
 			return st
 		},
-		"scalar call":    func(record bool) Statement { return CallFunction(Call{Function: scalar, RecordPageTotal: record}) },
-		"set of scalars": func(record bool) Statement { return CallFunction(Call{Function: scalars, RecordPageTotal: record}) },
+		"scalar call": func(record bool) Statement { return CallFunction(plan.Call{Function: scalar, RecordPageTotal: record}) },
+		"set of scalars": func(record bool) Statement {
+			return CallFunction(plan.Call{Function: scalars, RecordPageTotal: record})
+		},
 	}
 	const recorded = `pg_catalog.set_config('pgrst.page_total', pg_catalog.count(_pgrst_t)::text, true)::bigint as page_total`
 	for name, build := range shapes {

@@ -204,9 +204,9 @@ var writeGoldenCases = []writeGoldenCase{
 }
 
 // goldenCall calls a function of one text argument returning clients.
-func goldenCall() sqlgen.Call {
+func goldenCall() plan.Call {
 	text := schema.Param{Name: "t", Type: "text", TypeSchema: "pg_catalog", TypeName: "text"}
-	return sqlgen.Call{Function: &schema.Function{Schema: "api", Name: "search_clients", Params: []schema.Param{text},
+	return plan.Call{Function: &schema.Function{Schema: "api", Name: "search_clients", Params: []schema.Param{text},
 		Returns: schema.Return{Shape: schema.ReturnsComposite, Set: true, Type: "SETOF api.clients",
 			RelationSchema: "api", RelationName: "clients"}},
 		Given: []schema.Param{text}, Args: []byte(`{"t":"x"}`)}

@@ -386,7 +386,7 @@ func planCall(cache *schema.Cache, wl *workload) (sqlgen.Statement, error) {
 	if err != nil {
 		return sqlgen.Statement{}, fmt.Errorf("the request body: %w", err)
 	}
-	c := sqlgen.Call{Function: fn, Args: body}
+	c := plan.Call{Function: fn, Args: body}
 	for _, p := range fn.Params {
 		if slices.Contains(keys, p.Name) {
 			c.Given = append(c.Given, p)
