@@ -37,8 +37,6 @@ func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schem
 	}
 	call := sqlgen.Call{Function: fn, WholeBody: wholeBody}
 	switch {
-	case wholeBody && req.Preferences.Params == "single-object":
-		call.Args = singleObjectBody(in)
 	case wholeBody:
 		call.Args = wholeBodyArgument(fn, in.body)
 	default:
@@ -189,15 +187,10 @@ func (e *Executor) invokeRows(r *http.Request, req *apirequest.Request, cache *s
 // parameter, or one of another type) are not candidates.
 func resolveFunction(cache *schema.Cache, req *apirequest.Request, in *callInput, isPost bool) (*schema.Function, bool, *apierr.Error) {
 	candidates := callableFunctions(cache.FunctionsNamed(req.Schema, req.Name))
-	singleObject := req.Preferences.Params == "single-object"
 	keys := in.keys
 	var matches, wholeBody []*schema.Function
 	for _, f := range candidates {
 		switch {
-		case singleObject:
-			if len(f.Params) == 1 && isJSONType(f.Params[0].Type) {
-				wholeBody = append(wholeBody, f)
-			}
 		case paramsMatch(f, keys) && !(in.rawType != "" && len(f.Params) == 0):
 			matches = append(matches, f)
 		case isPost && takesWholeBody(f, req.ContentType):
@@ -214,7 +207,7 @@ func resolveFunction(cache *schema.Cache, req *apirequest.Request, in *callInput
 	case len(wholeBody) > 1:
 		return nil, false, ambiguous(wholeBody)
 	}
-	if in.rawType != "" && !singleObject {
+	if in.rawType != "" {
 		return nil, false, apierr.NoFunctionForBody(req.Schema, req.Name, in.rawType)
 	}
 	return nil, false, noFunction(cache, req, keys, candidates, isPost)
@@ -242,8 +235,6 @@ func paramsMatch(f *schema.Function, keys []string) bool {
 	}
 	return true
 }
-
-func isJSONType(t string) bool { return t == "json" || t == "jsonb" }
 
 func contains(list []string, s string) bool {
 	for _, v := range list {

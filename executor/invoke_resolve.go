@@ -2,7 +2,6 @@ package executor
 
 import (
 	"encoding/hex"
-	"encoding/json"
 
 	"github.com/pgrest/caddy-pgrest/executor/schema"
 )
@@ -64,21 +63,6 @@ func callableFunctions(fs []*schema.Function) []*schema.Function {
 		}
 	}
 	return out
-}
-
-// singleObjectBody is the one argument of Prefer: params=single-object: the
-// body, or the arguments of a query string or form as one object of
-// strings (a repeated name keeps its last value).
-func singleObjectBody(in *callInput) []byte {
-	if in.values == nil {
-		return in.body
-	}
-	obj := make(map[string]string, len(in.values))
-	for k, vs := range in.values {
-		obj[k] = vs[len(vs)-1]
-	}
-	b, _ := json.Marshal(obj)
-	return b
 }
 
 // wholeBodyArgument is the body as the bound value of fn's one parameter.

@@ -498,7 +498,7 @@ func commonParameters() object {
 	rangeUnit := header("Range-Unit", "Limiting and Pagination")
 	rangeUnit.Default = "items"
 	return object{
-		{"preferParams", header("Prefer", "Preference", "params=single-object")},
+		{"preferParams", header("Prefer", "Preference")},
 		{"preferReturn", header("Prefer", "Preference", "return=representation", "return=minimal", "return=headers-only")},
 		{"preferCount", header("Prefer", "Preference", "count=exact", "count=planned", "count=estimated")},
 		{"preferPost", header("Prefer", "Preference", "return=representation", "return=minimal", "return=headers-only",

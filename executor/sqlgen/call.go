@@ -16,7 +16,7 @@ type Call struct {
 	// the others take their defaults.
 	Given []schema.Param
 	// WholeBody passes the request body as the function's single
-	// parameter (an unnamed json/jsonb one, or Prefer: params=single-object;
+	// parameter (an unnamed json/jsonb one;
 	// an unnamed text, xml or bytea one takes a raw text/plain, text/xml or
 	// application/octet-stream body).
 	WholeBody bool
