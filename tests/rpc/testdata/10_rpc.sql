@@ -108,7 +108,8 @@ create function api.whole_body(json) returns json
 language sql immutable
 as $$ select $1 $$;
 
--- A single named jsonb parameter, for Prefer: params=single-object.
+-- A single named jsonb parameter: Prefer: params=single-object (removed in
+-- PostgREST 13) does not pass it the whole body.
 create function api.single_object(payload jsonb) returns jsonb
 language sql immutable
 as $$ select jsonb_build_object('got', payload) $$;
