@@ -14,7 +14,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
 
@@ -22,7 +22,7 @@ var (
 	cluster *pgtest.Cluster
 	// fixture is the cache of testdata/fixture.sql, exposing schema api,
 	// loaded from the database at fixtureDSN (a superuser URL).
-	fixture    *schema.Cache
+	fixture    *schemacache.Cache
 	fixtureDSN string
 )
 
@@ -63,7 +63,7 @@ end $$`, authenticator, authenticatorPassword))
 
 // loadFixture makes the fixture database, which lives until the cluster
 // stops, and loads its cache.
-func loadFixture(ctx context.Context) (*schema.Cache, error) {
+func loadFixture(ctx context.Context) (*schemacache.Cache, error) {
 	dsn, err := cluster.NewDatabase(ctx, "pgrest_schemacache")
 	if err != nil {
 		return nil, err
@@ -77,7 +77,7 @@ func loadFixture(ctx context.Context) (*schema.Cache, error) {
 		return nil, err
 	}
 	defer conn.Close(context.Background())
-	c, err := schema.Load(ctx, conn, []string{"api"})
+	c, err := schemacache.Load(ctx, conn, []string{"api"})
 	if err != nil {
 		return nil, fmt.Errorf("loading the fixture's schema cache: %w", err)
 	}
