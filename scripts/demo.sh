@@ -4,7 +4,7 @@
 #   demo.sh run     set up (below), then run Caddy with pgrest on
 #                   http://localhost:3000 in the foreground; Ctrl-C stops it
 #   demo.sh setup   set up only: PostgreSQL, the database pgrest_demo with
-#                   demo/schema.sql, the secrets, bin/caddy
+#                   demo/roles.sql and demo/schema.sql, the secrets, bin/caddy
 #   demo.sh stop    stop the demo's PostgreSQL
 #   demo.sh clean   stop it and delete the demo's database and secrets
 #
@@ -69,10 +69,11 @@ setup() {
 		pg psql "$cluster" "$port" -qc "create database $db"
 	fi
 	# demo/schema.sql is one transaction: after a failed or interrupted
-	# load the database is empty and is loaded again.
+	# load the database is empty and is loaded again. demo/roles.sql makes
+	# each role only when absent.
 	if [ -z "$(pg psql "$cluster" "$port" -d "$db" -tAc "select to_regprocedure('api.login(text, text)')")" ]; then
-		log "loading demo/schema.sql into $db"
-		pg psql "$cluster" "$port" -q -d "$db" -f demo/schema.sql
+		log "loading demo/roles.sql and demo/schema.sql into $db"
+		pg psql "$cluster" "$port" -q -d "$db" -f demo/roles.sql -f demo/schema.sql
 	fi
 	# psql substitutes :'var' (quoted as a literal) only in scripts, not in -c.
 	pg psql "$cluster" "$port" -q -d "$db" -v secret="$secret" -v password="$password" <<-'SQL'

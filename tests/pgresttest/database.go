@@ -13,6 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/pgrest/caddy-pgrest/tests/fixtures"
 	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
 
@@ -100,7 +101,9 @@ func SQL(name, text string) Loader {
 }
 
 // SetUp starts a throwaway cluster (pgtest.Start), makes the database
-// called name in it (afresh) and runs loaders on it, in order. On error it
+// called name in it (afresh) with the roles of PostgREST's usual setup
+// (fixtures.RolesSQL: authenticator, with fixtures.AuthenticatorPassword,
+// web_anon and webuser) and runs loaders on it, in order. On error it
 // stops the cluster again.
 func SetUp(ctx context.Context, name string, loaders ...Loader) (*DB, error) {
 	cluster, err := pgtest.Start()
@@ -125,6 +128,7 @@ func MustSetUp(name string, loaders ...Loader) *DB {
 
 func setUpIn(ctx context.Context, cluster *pgtest.Cluster, name string, loaders []Loader) (*DB, error) {
 	dsn, err := cluster.NewDatabase(ctx, name)
+	loaders = append([]Loader{SQL("the roles", fixtures.RolesSQL)}, loaders...)
 	for _, load := range loaders {
 		if err != nil {
 			break
