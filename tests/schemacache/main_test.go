@@ -8,7 +8,6 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"os"
 	"testing"
 	"time"
 
@@ -38,27 +37,28 @@ var fixtureSQL string
 
 func TestMain(m *testing.M) {
 	cluster = pgtest.MustStart()
-	code := func() int {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		err := pgtest.ExecSQL(ctx, cluster.SuperuserDSN(), fmt.Sprintf(`
+	if err := setUp(); err != nil {
+		cluster.Abort("schemacache", err)
+	}
+	cluster.Run(m)
+}
+
+// setUp makes the authenticator and loads the fixture's cache, within a
+// minute.
+func setUp() error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	err := pgtest.ExecSQL(ctx, cluster.SuperuserDSN(), fmt.Sprintf(`
 do $$ begin
   if not exists (select from pg_roles where rolname = '%[1]s') then
     create role %[1]s login noinherit password '%[2]s';
   end if;
 end $$`, authenticator, authenticatorPassword))
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "creating the authenticator:", err)
-			return 1
-		}
-		if fixture, err = loadFixture(ctx); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-		return m.Run()
-	}()
-	cluster.Stop()
-	os.Exit(code)
+	if err != nil {
+		return fmt.Errorf("creating the authenticator: %w", err)
+	}
+	fixture, err = loadFixture(ctx)
+	return err
 }
 
 // loadFixture makes the fixture database, which lives until the cluster
