@@ -4,11 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"os"
-	"path/filepath"
 	"strconv"
 
 	"github.com/jackc/pgx/v5"
@@ -17,112 +12,30 @@ import (
 
 	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
 	"github.com/pgrest/caddy-pgrest/executor/sqltext"
-	"github.com/pgrest/caddy-pgrest/tests/pgtest"
+	"github.com/pgrest/caddy-pgrest/tests/executorsql"
 )
 
-// The baselines send the statements pgrest sends. pgrest exports neither
-// (and should not, for a benchmark), so they are copied here character for
-// character: settingsSQL from executor/settings.go, beginReadOnly and
-// beginReadWrite from executor/runner.go. checkExecutorSQL reads those
-// files at start and refuses to run when a copy no longer matches, so the
-// baselines cannot drift from pgrest unnoticed. The main statements are not copied: they
-// come from pgrest's own parse, plan and SQL generation, run in this
-// process against a schema cache loaded from the bench database
-// (planWorkloads), with the arguments pgrest binds; verifyStatements then
-// checks them, and the settings statement, against the statements pgrest
-// prepared.
-const (
-	settingsSQL = `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true), ` +
-		`set_config('request.method', $3, true), set_config('request.path', $4, true), ` +
-		`set_config('request.headers', $5, true), set_config('request.cookies', $6, true), ` +
-		`set_config('search_path', $7, true), ` +
-		`set_config('response.headers', '', true), set_config('response.status', '', true)`
-	beginReadOnly  = "BEGIN ISOLATION LEVEL READ COMMITTED READ ONLY"
-	beginReadWrite = "BEGIN ISOLATION LEVEL READ COMMITTED READ WRITE"
+// The baselines send the statements pgrest sends: the settings statement
+// and the BEGINs are read from the executor's source (executorsql), so
+// they cannot drift from pgrest. The main statements come from pgrest's
+// own parse, plan and SQL generation, run in this process against a
+// schema cache loaded from the bench database (planWorkloads), with the
+// arguments pgrest binds; verifyStatements then checks them, and the
+// settings statement, against the statements pgrest prepared.
+var (
+	executorSQL    = executorsql.MustLoad()
+	settingsSQL    = executorSQL.Settings
+	beginReadOnly  = executorSQL.BeginReadOnly
+	beginReadWrite = executorSQL.BeginReadWrite
+)
 
+const (
 	settingsName = "bench_settings"
 	// pgrest prepares BEGIN and COMMIT once per connection too.
 	beginReadOnlyName  = "bench_begin_ro"
 	beginReadWriteName = "bench_begin_rw"
 	commitName         = "bench_commit"
 )
-
-// checkExecutorSQL compares the copies above with the constants in the
-// executor's source, found from the working folder up to go.mod.
-func checkExecutorSQL() error {
-	root, err := pgtest.ModuleRoot()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "bench: cannot check the SQL copied from the executor (%v); run from the repository\n", err)
-		return nil
-	}
-	for _, c := range []struct{ file, name, copy string }{
-		{"executor/settings.go", "settingsSQL", settingsSQL},
-		{"executor/runner.go", "beginReadOnly", beginReadOnly},
-		{"executor/runner.go", "beginReadWrite", beginReadWrite},
-	} {
-		got, err := stringConst(filepath.Join(root, c.file), c.name)
-		if err != nil {
-			return err
-		}
-		if got != c.copy {
-			return fmt.Errorf("%s in %s changed; update the copy in tests/bench so the baselines send what pgrest sends:\n%s",
-				c.name, c.file, got)
-		}
-	}
-	return nil
-}
-
-// stringConst evaluates the string constant name declared in file, a
-// concatenation of string literals.
-func stringConst(file, name string) (string, error) {
-	f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.SkipObjectResolution)
-	if err != nil {
-		return "", err
-	}
-	for _, d := range f.Decls {
-		g, ok := d.(*ast.GenDecl)
-		if !ok || g.Tok != token.CONST {
-			continue
-		}
-		for _, s := range g.Specs {
-			vs := s.(*ast.ValueSpec)
-			for i, n := range vs.Names {
-				if n.Name != name || i >= len(vs.Values) {
-					continue
-				}
-				if v, ok := literal(vs.Values[i]); ok {
-					return v, nil
-				}
-				return "", fmt.Errorf("%s in %s is no longer a concatenation of string literals", name, file)
-			}
-		}
-	}
-	return "", fmt.Errorf("%s: constant %s not found", file, name)
-}
-
-func literal(e ast.Expr) (string, bool) {
-	switch e := e.(type) {
-	case *ast.BasicLit:
-		if e.Kind != token.STRING {
-			return "", false
-		}
-		s, err := strconv.Unquote(e.Value)
-		return s, err == nil
-	case *ast.ParenExpr:
-		return literal(e.X)
-	case *ast.BinaryExpr:
-		if e.Op != token.ADD {
-			return "", false
-		}
-		a, ok := literal(e.X)
-		if !ok {
-			return "", false
-		}
-		b, ok := literal(e.Y)
-		return a + b, ok
-	}
-	return "", false
-}
 
 // newRawPool is the raw baseline's pool. Each connection prepares BEGIN,
 // COMMIT, the settings statement and the main statements once, when it
