@@ -6,7 +6,7 @@
 // browser refuse other origins.
 //
 // Chromium is installed by scripts/browser.sh when missing; the client
-// libraries are tests/client2's (npm ci is run there when they are
+// libraries are tests/supabasejs's (npm ci is run there when they are
 // missing).
 package browser
 
