@@ -9,9 +9,6 @@ type param struct {
 	// caddy, when set, says the concern is Caddy's: the subdirective is
 	// refused with this text, which names the Caddy directive to use.
 	caddy string
-	// missing, when set, says pgrest does not have the parameter yet:
-	// the subdirective is refused with this text.
-	missing string
 }
 
 // params lists every PostgREST v16 configuration parameter, in the order
@@ -93,24 +90,9 @@ func canonicalParam(name string) string {
 }
 
 // refusal returns why a known parameter is refused as a subdirective:
-// Caddy owns its concern, or pgrest does not have it yet.
+// its concern is Caddy's, and the text says which Caddy directive to use
+// instead.
 func refusal(name string) (string, bool) {
-	for _, p := range params {
-		if p.name == name {
-			if p.caddy != "" {
-				return p.caddy, true
-			}
-			if p.missing != "" {
-				return p.missing, true
-			}
-		}
-	}
-	return "", false
-}
-
-// caddyOwned returns, for a parameter whose concern is Caddy's, the text
-// that says which Caddy directive to use instead.
-func caddyOwned(name string) (string, bool) {
 	for _, p := range params {
 		if p.name == name && p.caddy != "" {
 			return p.caddy, true

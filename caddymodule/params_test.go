@@ -58,7 +58,7 @@ var parsedElsewhere = map[string]bool{"server_cors_allowed_origins": true, "db_p
 
 func TestEveryPostgRESTParameterIsASubdirective(t *testing.T) {
 	for _, p := range params {
-		if p.caddy != "" || p.missing != "" || parsedElsewhere[p.name] {
+		if p.caddy != "" || parsedElsewhere[p.name] {
 			continue
 		}
 		t.Run(p.name+" is accepted", func(t *testing.T) {
@@ -95,7 +95,7 @@ func TestCaddyOwnedParametersNameTheCaddyDirective(t *testing.T) {
 	}
 	for name, want := range tests {
 		t.Run(name+" is refused", func(t *testing.T) {
-			if _, ok := caddyOwned(name); !ok {
+			if _, ok := refusal(name); !ok {
 				t.Fatalf("%s is not marked as Caddy's", name)
 			}
 			var h Handler
