@@ -2,6 +2,7 @@ package caddymodule
 
 import (
 	"net/url"
+	"reflect"
 	"regexp"
 	"strings"
 )
@@ -39,31 +40,54 @@ func (l *liveConfig) shown(eff *Handler) Handler {
 	return out
 }
 
-// redacted is a copy of h, whose secret-bearing settings are the text it
-// was configured with, fit to show.
+// redacted is a copy of h, whose secret-bearing settings (those the
+// table marks secret) are the text it was configured with, fit to show.
+// An empty string has nothing to hide; every value of a map does.
 func (h *Handler) redacted() Handler {
 	c := *h
-	c.DBURI = shownConnString(c.DBURI, true)
-	c.DBChannelURI = shownConnString(c.DBChannelURI, false)
-	if len(c.DBReplicas) > 0 {
-		c.DBReplicas = make([]string, len(h.DBReplicas))
-		for i, uri := range h.DBReplicas {
-			c.DBReplicas[i] = shownConnString(uri, true)
+	for i := range params {
+		p := &params[i]
+		if p.secret == secretNone {
+			continue
 		}
-	}
-	if c.JWTSecret != "" && !isPlaceholder(c.JWTSecret) && !isFileReference(c.JWTSecret) {
-		c.JWTSecret = redactedValue
-	}
-	if len(c.AppSettings) > 0 {
-		c.AppSettings = make(map[string]string, len(h.AppSettings))
-		for k, v := range h.AppSettings {
-			if !isPlaceholder(v) {
-				v = redactedValue
+		switch f := p.field(&c); f.Kind() {
+		case reflect.String:
+			if v := f.String(); v != "" {
+				f.SetString(p.shown(v))
 			}
-			c.AppSettings[k] = v
+		case reflect.Slice:
+			if f.Len() > 0 {
+				shown := make([]string, f.Len())
+				for i, v := range f.Interface().([]string) {
+					shown[i] = p.shown(v)
+				}
+				f.Set(reflect.ValueOf(shown))
+			}
+		case reflect.Map:
+			if f.Len() > 0 {
+				shown := make(map[string]string, f.Len())
+				for k, v := range f.Interface().(map[string]string) {
+					shown[k] = p.shown(v)
+				}
+				f.Set(reflect.ValueOf(shown))
+			}
 		}
 	}
 	return c
+}
+
+// shown is one value of the secret parameter p as the admin API shows
+// it: a placeholder, or an @path where p reads one, as it is; a
+// connection string with its passwords redacted; anything else
+// REDACTED.
+func (p *param) shown(v string) string {
+	if isPlaceholder(v) || p.atFile && isFileReference(v) {
+		return v
+	}
+	if p.secret == secretConnString {
+		return redactConnString(v)
+	}
+	return redactedValue
 }
 
 // isPlaceholder says v is exactly one {env.NAME} or {file.PATH}
@@ -89,16 +113,6 @@ func isPlaceholder(v string) bool {
 // isFileReference says v is an @path, which a setting that reads a file
 // takes as the file's name however it goes on.
 func isFileReference(v string) bool { return strings.HasPrefix(v, "@") }
-
-// shownConnString is a connection string as the admin API shows it: a
-// placeholder, or an @path where the setting reads one (atFile), as it
-// is; anything else with its passwords redacted.
-func shownConnString(v string, atFile bool) string {
-	if v == "" || isPlaceholder(v) || atFile && isFileReference(v) {
-		return v
-	}
-	return redactConnString(v)
-}
 
 // uriPasswordParams are the query parameters of a connection URI that
 // hold a password.

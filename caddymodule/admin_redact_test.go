@@ -67,8 +67,9 @@ func TestShownConnString(t *testing.T) {
 		{"postgres://auth:{env.PW}@db/app", false, "REDACTED"},
 		{"", false, ""},
 	} {
-		if got := shownConnString(tt.in, tt.atFile); got != tt.want {
-			t.Errorf("shownConnString(%q, %v) = %q, want %q", tt.in, tt.atFile, got, tt.want)
+		p := param{secret: secretConnString, atFile: tt.atFile}
+		if got := p.shown(tt.in); got != tt.want {
+			t.Errorf("a connection string %q (atFile %v) is shown %q, want %q", tt.in, tt.atFile, got, tt.want)
 		}
 	}
 }

@@ -36,51 +36,20 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 // UnmarshalCaddyfile sets up the handler from Caddyfile tokens. Syntax:
 //
 //	pgrest [<matcher>] {
-//	    db_uri                      <uri>
-//	    db_schemas                  <schema> [<schema>...]
-//	    db_anon_role                <role>
-//	    db_pre_request              <function>
-//	    db_extra_search_path        [<schema>...]
-//	    db_max_rows                 <n>
-//	    db_pool                     <n>
-//	    db_pool_acquisition_timeout <duration>
-//	    db_aggregates_enabled       true|false
-//	    db_plan_enabled             true|false
-//	    db_plan_analyze_roles       <role> [<role>...]
-//	    db_prepared_statements      true|false
-//	    db_tx_end                   commit|commit-allow-override|rollback|rollback-allow-override
-//	    db_channel                  <channel>
-//	    db_channel_enabled          true|false
-//	    db_channel_uri              <uri>
-//	    jwt_secret                  <passphrase|JWK|JWKS|@path|https://JWKS-URL>
-//	    jwt_secret_is_base64        true|false
-//	    jwt_aud                     <audience>
-//	    jwt_role_claim_key          <json path>
-//	    jwt_cache_max_entries       <n>
-//	    db_legacy_claims            auto|true|false
-//	    openapi_mode                follow-privileges|ignore-privileges|disabled
-//	    openapi_server_proxy_uri    <url>
-//	    openapi_version             2.0|3.1
-//	    app_settings                <name>=<value>...
+//	    <parameter> <value>...
 //	    app_settings {
 //	        <name> <value>
 //	    }
-//	    server_timing_enabled       true|false
-//	    max_body_size               <size>
-//	    server_cors_allowed_origins <origin> [<origin>...]
-//	    ...                         (the rest: see unmarshalSetting)
 //	}
 //
-// Every PostgREST v16 parameter is a subdirective (params.go lists them);
-// those whose concern is Caddy's (server_port, server_host, the admin
-// server...) are refused with the Caddy directive to use instead.
-// db_role_claim_key is accepted for jwt_role_claim_key. Lists
-// (db_schemas, db_extra_search_path, db_plan_analyze_roles) may also be
-// written comma-separated,
-// as in PostgREST's configuration file; db_extra_search_path with no value
-// adds no schema. A duration without a unit is seconds, as in PostgREST.
-// A size is bytes or a humanized size such as 10MB or 1MiB, as in Caddy's
-// request_body max_size.
+// The parameters are those of the table in params.go (README.md has it
+// for users), by name or alias; those whose concern is Caddy's
+// (server_port, server_host, the admin server...) are refused with the
+// Caddy directive to use instead. Lists may also be written
+// comma-separated, as in PostgREST's configuration file; `""` is the
+// empty list where the table allows it. A duration without a unit is
+// seconds, as in PostgREST. A size is bytes or a humanized size such as
+// 10MB or 1MiB, as in Caddy's request_body max_size.
 // Use {env.NAME} or {file./path} for secrets: unlike {$NAME}, they are
 // resolved when the handler starts and stay out of the adapted JSON.
 func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
@@ -92,99 +61,61 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	seen := make(map[string]bool)
 	for d.NextBlock(0) {
 		sub := d.Val()
-		name := canonicalParam(sub)
-		if isAppSettingParam(name) {
-			name = "app_settings"
+		p, ok := lookupParam(sub)
+		if !ok {
+			return d.Errf("unrecognized subdirective %q", sub)
 		}
-		if seen[name] && name != "app_settings" {
+		if seen[p.name] && p.kind != kindAppSettings {
 			return d.Errf("%s: given more than once", sub)
 		}
-		seen[name] = true
-
-		var err error
-		switch name {
-		case "db_uri":
-			h.DBURI, err = oneArg(d, sub)
-		case "db_schemas":
-			h.DBSchemas, err = listArgs(d, sub, false)
-		case "db_anon_role":
-			h.DBAnonRole, err = oneArg(d, sub)
-		case "db_pre_request":
-			h.DBPreRequest, err = oneArg(d, sub)
-		case "db_extra_search_path":
-			h.DBExtraSearchPath, err = listArgs(d, sub, true)
-		case "db_max_rows":
-			h.DBMaxRows, err = intArg(d, sub, 0)
-		case "db_pool":
-			var n int64
-			n, err = intArg(d, sub, 1)
-			h.DBPool = int(n)
-		case "db_pool_acquisition_timeout":
-			h.DBPoolAcquisitionTimeout, err = durationArg(d, sub)
-		case "db_aggregates_enabled":
-			h.DBAggregatesEnabled, err = boolArg(d, sub)
-		case "db_plan_enabled":
-			h.DBPlanEnabled, err = boolArg(d, sub)
-		case "db_plan_analyze_roles":
-			h.DBPlanAnalyzeRoles, err = listArgs(d, sub, false)
-		case "db_prepared_statements":
-			h.DBPreparedStatements, err = boolPtrArg(d, sub)
-		case "db_tx_end":
-			h.DBTxEnd, err = oneArg(d, sub)
-		case "db_channel":
-			h.DBChannel, err = oneArg(d, sub)
-		case "db_channel_uri":
-			h.DBChannelURI, err = oneArg(d, sub)
-		case "db_channel_enabled":
-			h.DBChannelEnabled, err = boolPtrArg(d, sub)
-		case "jwt_secret":
-			h.JWTSecret, err = oneArg(d, sub)
-		case "jwt_secret_is_base64":
-			h.JWTSecretIsBase64, err = boolArg(d, sub)
-		case "jwt_aud":
-			h.JWTAud, err = oneArg(d, sub)
-		case "jwt_role_claim_key":
-			h.JWTRoleClaimKey, err = oneArg(d, sub)
-		case "jwt_cache_max_entries":
-			var n int64
-			n, err = intArg(d, sub, 0)
-			h.JWTCacheMaxEntries = new(int(n))
-		case "db_legacy_claims":
-			h.DBLegacyClaims, err = oneArg(d, sub)
-		case "openapi_mode":
-			h.OpenAPIMode, err = oneArg(d, sub)
-		case "openapi_server_proxy_uri":
-			h.OpenAPIServerProxyURI, err = oneArg(d, sub)
-		case "openapi_version":
-			h.OpenAPIVersion, err = oneArg(d, sub)
-		case "app_settings":
-			if isAppSettingParam(sub) {
-				err = h.unmarshalAppSetting(d, sub)
-			} else {
-				err = h.unmarshalAppSettings(d)
-			}
-		case "server_timing_enabled":
-			h.ServerTimingEnabled, err = boolArg(d, sub)
-		case "max_body_size":
-			h.MaxBodySize, err = sizeArg(d, sub)
-		case "server_cors_allowed_origins":
-			h.ServerCORSAllowedOrigins, err = listArgs(d, sub, false)
-		default:
-			var known bool
-			if known, err = h.unmarshalSetting(d, name, sub); !known {
-				known, err = h.unmarshalReplicaSetting(d, name, sub)
-			}
-			if !known {
-				if why, refused := refusal(name); refused {
-					return d.Errf("%s: %s", sub, why)
-				}
-				return d.Errf("unrecognized subdirective %q", sub)
-			}
+		seen[p.name] = true
+		if p.caddy != "" {
+			return d.Errf("%s: %s", sub, p.caddy)
 		}
-		if err != nil {
+		if err := p.unmarshal(d, sub, h); err != nil {
 			return err
 		}
 	}
+	return nil
+}
+
+// unmarshal reads the value of p, written sub, into h, as p's kind says.
+func (p *param) unmarshal(d *caddyfile.Dispenser, sub string, h *Handler) error {
+	var v any
+	var err error
+	switch p.kind {
+	case kindString:
+		v, err = oneArg(d, sub)
+	case kindList:
+		v, err = listArgs(d, sub, p.empty != emptyIsDefault)
+	case kindURIs:
+		var uris []string
+		if uris, err = args(d, sub); err == nil && len(uris) == 0 {
+			err = d.Errf("%s: expected at least one connection string", sub)
+		}
+		v = uris
+	case kindBool:
+		v, err = boolArg(d, sub)
+	case kindInt:
+		v, err = intArg(d, sub, p.min)
+	case kindDuration:
+		v, err = durationArg(d, sub)
+	case kindDurationOrZero:
+		v, err = durationOrZeroArg(d, sub)
+	case kindSize:
+		v, err = sizeArg(d, sub)
+	case kindAppSettings:
+		if isAppSettingParam(sub) {
+			return h.unmarshalAppSetting(d, sub)
+		}
+		return h.unmarshalAppSettings(d)
+	default:
+		return d.Errf("unrecognized subdirective %q", sub)
+	}
+	if err != nil {
+		return err
+	}
+	p.set(h, v)
 	return nil
 }
 
@@ -301,14 +232,6 @@ func boolArg(d *caddyfile.Dispenser, sub string) (bool, error) {
 		return false, nil
 	}
 	return false, d.Errf("%s: expected true or false, got %q", sub, s)
-}
-
-func boolPtrArg(d *caddyfile.Dispenser, sub string) (*bool, error) {
-	b, err := boolArg(d, sub)
-	if err != nil {
-		return nil, err
-	}
-	return &b, nil
 }
 
 // unmarshalAppSettings reads `app_settings name=value...` and the block

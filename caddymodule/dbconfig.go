@@ -10,13 +10,26 @@ import (
 	"github.com/caddyserver/caddy/v2"
 )
 
+// dbConfigNames are the parameters the in-database configuration may
+// set, as pgrst.<name>: those of the table marked db.
+func dbConfigNames() []string {
+	var names []string
+	for _, p := range params {
+		if p.db {
+			names = append(names, p.name)
+		}
+	}
+	return names
+}
+
 // withDBSettings returns a copy of h with the in-database settings
 // (by name, without the pgrst. prefix) laid over it, defaults applied.
 // Values are read as PostgREST reads them: lists comma-separated, booleans
 // true or false in any case (or a number, non-zero for true), durations
 // whole seconds. An empty value stands for no value: the default applies,
-// except for db_extra_search_path and db_hoisted_tx_settings, where it is
-// the empty list. Caddy placeholders are not resolved in them.
+// except where the table says otherwise (db_extra_search_path's is the
+// empty list, db_schemas' is public). Caddy placeholders are not resolved
+// in them. A name the table does not mark db is ignored.
 func (h Handler) withDBSettings(settings map[string]string) (*Handler, error) {
 	eff := h
 	names := make([]string, 0, len(settings))
@@ -25,7 +38,11 @@ func (h Handler) withDBSettings(settings map[string]string) (*Handler, error) {
 	}
 	slices.Sort(names)
 	for _, name := range names {
-		if err := eff.setFromDB(name, settings[name]); err != nil {
+		p, ok := paramIndex[name]
+		if !ok || !p.db || p.name != name {
+			continue
+		}
+		if err := p.setFromDB(&eff, settings[name]); err != nil {
 			return nil, fmt.Errorf("pgrst.%s: %w", name, err)
 		}
 	}
@@ -33,86 +50,38 @@ func (h Handler) withDBSettings(settings map[string]string) (*Handler, error) {
 	return &eff, nil
 }
 
-// setFromDB sets one in-database setting.
-func (h *Handler) setFromDB(name, v string) error {
-	var err error
-	switch name {
-	case "client_error_verbosity":
-		h.ClientErrorVerbosity = v
-	case "db_aggregates_enabled":
-		h.DBAggregatesEnabled, err = dbBool(v, false)
-	case "db_anon_role":
-		h.DBAnonRole = v
-	case "db_extra_search_path":
-		h.DBExtraSearchPath = dbList(v)
-	case "db_hoisted_tx_settings":
-		h.DBHoistedTxSettings = dbList(v)
-		if v == "" {
-			h.DBHoistedTxSettings = nil // PostgREST's default list
-		}
-	case "db_max_rows":
-		h.DBMaxRows, err = dbInt(v)
-	case "db_plan_enabled":
-		h.DBPlanEnabled, err = dbBool(v, false)
-	case "db_plan_analyze_roles":
-		h.DBPlanAnalyzeRoles = dbList(v)
-	case "db_pre_request":
-		h.DBPreRequest = v
-	case "db_prepared_statements":
-		var b bool
-		b, err = dbBool(v, true)
-		h.DBPreparedStatements = &b
-	case "db_root_spec":
-		h.DBRootSpec = v
-	case "db_schemas":
-		h.DBSchemas = nil
-		if v != "" {
-			h.DBSchemas = dbList(v)
-		} else {
-			h.DBSchemas = []string{"public"}
-		}
-	case "db_tx_end":
-		h.DBTxEnd = v
-	case "jwt_aud":
-		h.JWTAud = v
-	case "jwt_cache_max_entries":
-		var n int64
-		n, err = dbInt(v)
-		h.JWTCacheMaxEntries = new(int(n))
-		if v == "" {
-			h.JWTCacheMaxEntries = nil
-		}
-	case "jwt_cache_max_lifetime":
-		var n int64
-		n, err = dbInt(v)
-		h.JWTCacheMaxLifetime = caddy.Duration(time.Duration(n) * time.Second)
-	case "jwt_role_claim_key":
-		h.JWTRoleClaimKey = v
-	case "jwt_secret":
-		h.JWTSecret = v
-	case "jwt_secret_is_base64":
-		h.JWTSecretIsBase64, err = dbBool(v, false)
-	case "openapi_mode":
-		h.OpenAPIMode = v
-	case "openapi_security_active":
-		h.OpenAPISecurityActive, err = dbBool(v, false)
-	case "openapi_server_proxy_uri":
-		h.OpenAPIServerProxyURI = v
-	case "server_cors_allowed_origins":
-		h.ServerCORSAllowedOrigins = dbList(v)
-	case "server_timing_enabled":
-		h.ServerTimingEnabled, err = dbBool(v, false)
-	case "server_trace_header":
-		h.ServerTraceHeader = v
-	case "url_use_legacy_target_names":
-		var b bool
-		b, err = dbBool(v, true)
-		h.URLUseLegacyTargetNames = &b
-	default:
-		// db_pre_config is only read from the Caddyfile: it names the
-		// function that reads the others.
+// setFromDB sets p in h from its in-database value v.
+func (p *param) setFromDB(h *Handler, v string) error {
+	if v == "" && p.dbEmpty != "" {
+		v = p.dbEmpty
 	}
-	return err
+	if v == "" && p.empty != emptyIsNone {
+		p.field(h).SetZero()
+		return nil
+	}
+	var val any
+	var err error
+	switch p.kind {
+	case kindString:
+		val = v
+	case kindList:
+		val = dbList(v)
+	case kindBool:
+		val, err = dbBool(v, false)
+	case kindInt:
+		val, err = dbInt(v)
+	case kindDuration, kindDurationOrZero:
+		var n int64
+		n, err = dbInt(v)
+		val = caddy.Duration(time.Duration(n) * time.Second)
+	default:
+		return fmt.Errorf("cannot be set in the database")
+	}
+	if err != nil {
+		return err
+	}
+	p.set(h, val)
+	return nil
 }
 
 // dbList reads a comma-separated list; an empty value is the empty list.

@@ -6,9 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"math"
 	"net/http"
-	"net/url"
 	"os"
 	"slices"
 	"strings"
@@ -23,22 +21,11 @@ import (
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
 	"github.com/pgrest/caddy-pgrest/executor"
-	"github.com/pgrest/caddy-pgrest/executor/openapi"
 )
 
 func init() {
 	caddy.RegisterModule(Handler{})
 }
-
-// Defaults, as in PostgREST.
-const (
-	defaultPool                   = 10
-	defaultPoolAcquisitionTimeout = caddy.Duration(10 * time.Second)
-	defaultChannel                = "pgrst"
-	defaultRoleClaimKey           = "$.role"
-	defaultJWTCacheMaxEntries     = 1000
-	defaultExtraSearchPath        = "public"
-)
 
 // Handler serves a PostgreSQL database as a REST API compatible with
 // PostgREST. It is a terminal handler: it answers every request it is
@@ -371,125 +358,6 @@ func readAtFile(field, v string) (string, error) {
 		return "", fmt.Errorf("%s: %s is empty", field, path)
 	}
 	return out, nil
-}
-
-// applyDefaults fills in what the config leaves out.
-func (h *Handler) applyDefaults() {
-	if h.DBExtraSearchPath == nil {
-		h.DBExtraSearchPath = []string{defaultExtraSearchPath}
-	}
-	if h.DBPool == 0 {
-		h.DBPool = defaultPool
-	}
-	if h.DBPoolAcquisitionTimeout == 0 {
-		h.DBPoolAcquisitionTimeout = defaultPoolAcquisitionTimeout
-	}
-	if h.DBPreparedStatements == nil {
-		h.DBPreparedStatements = new(true)
-	}
-	if h.DBTxEnd == "" {
-		h.DBTxEnd = string(executor.TxCommit)
-	}
-	if h.DBChannel == "" {
-		h.DBChannel = defaultChannel
-	}
-	if h.DBChannelEnabled == nil {
-		h.DBChannelEnabled = new(true)
-	}
-	if h.JWTRoleClaimKey == "" {
-		h.JWTRoleClaimKey = defaultRoleClaimKey
-	}
-	if h.JWTCacheMaxEntries == nil {
-		h.JWTCacheMaxEntries = new(defaultJWTCacheMaxEntries)
-	}
-	if h.DBLegacyClaims == "" {
-		h.DBLegacyClaims = executor.LegacyClaimsAuto
-	}
-	if h.OpenAPIMode == "" {
-		h.OpenAPIMode = executor.OpenAPIFollowPrivileges
-	}
-	if h.MaxBodySize == 0 {
-		h.MaxBodySize = executor.DefaultMaxBodySize
-	}
-	h.applySettingsDefaults()
-}
-
-// Validate checks the configuration once defaults are applied. It only
-// looks at the fields; placeholders are resolved later, in Provision.
-func (h Handler) Validate() error {
-	if strings.TrimSpace(h.DBURI) == "" {
-		return fmt.Errorf("db_uri: required")
-	}
-	if len(h.DBSchemas) == 0 {
-		return fmt.Errorf("db_schemas: at least one schema is required")
-	}
-	if err := checkNames("db_schemas", h.DBSchemas); err != nil {
-		return err
-	}
-	if err := checkNoCatalogSchema(h.DBSchemas); err != nil {
-		return err
-	}
-	if err := checkNames("db_extra_search_path", h.DBExtraSearchPath); err != nil {
-		return err
-	}
-	if err := checkNames("db_plan_analyze_roles", h.DBPlanAnalyzeRoles); err != nil {
-		return err
-	}
-	if h.DBAnonRole == "none" {
-		return fmt.Errorf(`db_anon_role: "none" would run anonymous requests as the authenticator itself; ` +
-			"name a role the authenticator is granted, or leave db_anon_role out to refuse anonymous requests")
-	}
-	if h.MaxBodySize < 0 {
-		return fmt.Errorf("max_body_size: must be more than 0 bytes, got %d", h.MaxBodySize)
-	}
-	if h.DBMaxRows < 0 {
-		return fmt.Errorf("db_max_rows: must be 0 (no cap) or more, got %d", h.DBMaxRows)
-	}
-	if h.DBPool < 1 || h.DBPool > math.MaxInt32 {
-		return fmt.Errorf("db_pool: must be between 1 and %d, got %d", math.MaxInt32, h.DBPool)
-	}
-	if h.DBPoolAcquisitionTimeout <= 0 {
-		return fmt.Errorf("db_pool_acquisition_timeout: must be more than 0, got %s",
-			time.Duration(h.DBPoolAcquisitionTimeout))
-	}
-	if !executor.TxEnd(h.DBTxEnd).Valid() {
-		return fmt.Errorf("db_tx_end: must be one of %s, %s, %s, %s, got %q",
-			executor.TxCommit, executor.TxCommitAllowOverride,
-			executor.TxRollback, executor.TxRollbackAllowOverride, h.DBTxEnd)
-	}
-	if h.JWTCacheMaxEntries != nil && *h.JWTCacheMaxEntries < 0 {
-		return fmt.Errorf("jwt_cache_max_entries: must be 0 (no cache) or more, got %d", *h.JWTCacheMaxEntries)
-	}
-	switch h.DBLegacyClaims {
-	case executor.LegacyClaimsAuto, executor.LegacyClaimsTrue, executor.LegacyClaimsFalse:
-	default:
-		return fmt.Errorf("db_legacy_claims: must be one of %s, %s, %s, got %q",
-			executor.LegacyClaimsAuto, executor.LegacyClaimsTrue, executor.LegacyClaimsFalse, h.DBLegacyClaims)
-	}
-	switch h.OpenAPIMode {
-	case executor.OpenAPIFollowPrivileges, executor.OpenAPIIgnorePrivileges, executor.OpenAPIDisabled:
-	default:
-		return fmt.Errorf("openapi_mode: must be one of %s, %s, %s, got %q",
-			executor.OpenAPIFollowPrivileges, executor.OpenAPIIgnorePrivileges, executor.OpenAPIDisabled, h.OpenAPIMode)
-	}
-	if h.OpenAPIVersion != "" && h.OpenAPIVersion != openapi.Version20 && h.OpenAPIVersion != openapi.Version31 {
-		return fmt.Errorf("openapi_version: must be %s or %s, got %q", openapi.Version20, openapi.Version31, h.OpenAPIVersion)
-	}
-	if h.OpenAPIServerProxyURI != "" {
-		u, err := url.Parse(h.OpenAPIServerProxyURI)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("openapi_server_proxy_uri: must be an absolute http or https URL, got %q", h.OpenAPIServerProxyURI)
-		}
-	}
-	for name := range h.AppSettings {
-		if err := checkSettingName(name); err != nil {
-			return fmt.Errorf("app_settings: %w", err)
-		}
-	}
-	if err := checkCORSOrigins(h.ServerCORSAllowedOrigins); err != nil {
-		return err
-	}
-	return h.validateSettings()
 }
 
 // catalogSchemas are PostgreSQL's own schemas, which PostgREST v16

@@ -5,12 +5,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
-	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
 
@@ -39,46 +37,6 @@ type ReplicaSettings struct {
 	// that failed comes back into use at the first check it passes.
 	// Default: 1s.
 	DBReplicaCheckInterval caddy.Duration `json:"db_replica_check_interval,omitempty"`
-}
-
-// unmarshalReplicaSetting reads the replica subdirectives:
-//
-//	db_replicas                 <uri> [<uri>...]
-//	db_replica_max_lag          <duration>
-//	db_replica_check_interval   <duration>
-//
-// It says whether name is one of them. A URI may hold commas (several
-// hosts), so the list is split at spaces only.
-func (h *Handler) unmarshalReplicaSetting(d *caddyfile.Dispenser, name, sub string) (bool, error) {
-	var err error
-	switch name {
-	case "db_replicas":
-		var uris []string
-		if uris, err = args(d, sub); err == nil && len(uris) == 0 {
-			err = d.Errf("%s: expected at least one connection string", sub)
-		}
-		h.DBReplicas = uris
-	case "db_replica_max_lag":
-		h.DBReplicaMaxLag, err = durationArg(d, sub)
-	case "db_replica_check_interval":
-		h.DBReplicaCheckInterval, err = durationArg(d, sub)
-	default:
-		return false, nil
-	}
-	return true, err
-}
-
-// validateReplicas checks ReplicaSettings.
-func (h Handler) validateReplicas() error {
-	for i, uri := range h.DBReplicas {
-		if strings.TrimSpace(uri) == "" {
-			return fmt.Errorf("db_replicas: connection string %d is empty", i+1)
-		}
-	}
-	if h.DBReplicaMaxLag < 0 || h.DBReplicaCheckInterval < 0 {
-		return errors.New("db_replica_max_lag and db_replica_check_interval must not be negative")
-	}
-	return nil
 }
 
 // takeReplicas resolves db_replicas and takes a reference to the shared

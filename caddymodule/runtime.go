@@ -216,7 +216,7 @@ func (l *liveConfig) reloadConfig() {
 func (l *liveConfig) effective() (*Handler, error) {
 	ctx, cancel := context.WithTimeout(l.ctx, time.Duration(l.base.DBPoolAcquisitionTimeout))
 	defer cancel()
-	settings, err := executor.ReadDBConfig(ctx, l.pool.Pool, l.base.DBPreConfig)
+	settings, err := executor.ReadDBConfig(ctx, l.pool.Pool, l.base.DBPreConfig, dbConfigNames())
 	if err != nil {
 		return nil, fmt.Errorf("reading the in-database configuration: %w", err)
 	}

@@ -1,9 +1,7 @@
 package caddymodule
 
 import (
-	"fmt"
 	"strings"
-	"time"
 
 	"github.com/caddyserver/caddy/v2"
 )
@@ -73,60 +71,6 @@ type Settings struct {
 	// as by its alias, with a deprecation Warning header; false makes
 	// that PGRST108. Default: true.
 	URLUseLegacyTargetNames *bool `json:"url_use_legacy_target_names,omitempty"`
-}
-
-// Defaults of Settings, as in PostgREST.
-const (
-	defaultPoolMaxLifetime = caddy.Duration(1800 * time.Second)
-	defaultPoolMaxIdletime = caddy.Duration(30 * time.Second)
-)
-
-// applySettingsDefaults fills in what the config leaves out of Settings.
-func (h *Handler) applySettingsDefaults() {
-	if h.ClientErrorVerbosity == "" {
-		h.ClientErrorVerbosity = verbosityVerbose
-	}
-	if h.DBConfig == nil {
-		h.DBConfig = new(true)
-	}
-	if h.DBPoolMaxLifetime == 0 {
-		h.DBPoolMaxLifetime = defaultPoolMaxLifetime
-	}
-	if h.DBPoolMaxIdletime == 0 {
-		h.DBPoolMaxIdletime = defaultPoolMaxIdletime
-	}
-	if h.DBPoolAutomaticRecovery == nil {
-		h.DBPoolAutomaticRecovery = new(true)
-	}
-	if h.URLUseLegacyTargetNames == nil {
-		h.URLUseLegacyTargetNames = new(true)
-	}
-}
-
-// validateSettings checks Settings once defaults are applied.
-func (h Handler) validateSettings() error {
-	switch h.ClientErrorVerbosity {
-	case verbosityVerbose, verbosityMinimal:
-	default:
-		return fmt.Errorf("client_error_verbosity: must be %s or %s, got %q", verbosityVerbose, verbosityMinimal, h.ClientErrorVerbosity)
-	}
-	if h.LogLevel != "" {
-		if _, ok := zapLevel(h.LogLevel); !ok {
-			return fmt.Errorf("log_level: must be one of crit, error, warn, info, debug, got %q", h.LogLevel)
-		}
-	}
-	if h.ServerTraceHeader != "" && !isHeaderName(h.ServerTraceHeader) {
-		return fmt.Errorf("server_trace_header: %q is not a header name", h.ServerTraceHeader)
-	}
-	for i, s := range h.DBHoistedTxSettings {
-		if strings.TrimSpace(s) == "" {
-			return fmt.Errorf("db_hoisted_tx_settings: name %d is empty", i+1)
-		}
-	}
-	if h.DBPoolMaxLifetime < 0 || h.DBPoolMaxIdletime < 0 || h.JWTCacheMaxLifetime < 0 {
-		return fmt.Errorf("db_pool_max_lifetime, db_pool_max_idletime and jwt_cache_max_lifetime must not be negative")
-	}
-	return h.validateReplicas()
 }
 
 // isHeaderName says whether s is an HTTP field name (RFC 9110's token).

@@ -10,40 +10,6 @@ import (
 	"github.com/pgrest/caddy-pgrest/executor/sqltext"
 )
 
-// DBConfigNames are the settings in-database configuration may give, as
-// pgrst.<name>, after PostgREST's list: those a running server can change.
-// The connection (db_uri, db_pool...), the listener (db_channel...) and
-// the log are not among them; db_plan_analyze_roles, pgrest's own, is,
-// beside the db_plan_enabled it narrows.
-var DBConfigNames = []string{
-	"client_error_verbosity",
-	"db_aggregates_enabled",
-	"db_anon_role",
-	"db_extra_search_path",
-	"db_hoisted_tx_settings",
-	"db_max_rows",
-	"db_plan_analyze_roles",
-	"db_plan_enabled",
-	"db_pre_config",
-	"db_pre_request",
-	"db_prepared_statements",
-	"db_root_spec",
-	"db_schemas",
-	"db_tx_end",
-	"jwt_aud",
-	"jwt_cache_max_entries",
-	"jwt_cache_max_lifetime",
-	"jwt_role_claim_key",
-	"jwt_secret",
-	"jwt_secret_is_base64",
-	"openapi_mode",
-	"openapi_security_active",
-	"openapi_server_proxy_uri",
-	"server_cors_allowed_origins",
-	"server_timing_enabled",
-	"server_trace_header",
-}
-
 // dbConfigSQL reads the authenticator's pgrst.* settings, as PostgREST
 // does: those of ALTER ROLE <authenticator> IN DATABASE <this one> SET
 // first, then those of ALTER ROLE <authenticator> SET, then those the
@@ -85,9 +51,11 @@ const dbPreConfigSQL = `union
   from pg_catalog.unnest($1::text[]) x
   join %s() _ on true`
 
-// ReadDBConfig reads the in-database configuration, calling preConfig (a
-// function name, optionally schema-qualified; empty for none) first. It
-// returns the values by name, without the pgrst. prefix.
+// ReadDBConfig reads the in-database configuration of the settings
+// named (without the pgrst. prefix: those a running server can change,
+// after PostgREST's list), calling preConfig (a function name,
+// optionally schema-qualified; empty for none) first. It returns the
+// values by name, without the pgrst. prefix.
 //
 // It reads on a connection of its own, made with pool's connection
 // settings and closed afterwards, never on one of pool's: a request may
@@ -98,9 +66,9 @@ const dbPreConfigSQL = `union
 // the names read back are also blanked before the function runs. It runs
 // in a read-only transaction that is rolled back, so the function's
 // set_config calls end with it.
-func ReadDBConfig(ctx context.Context, pool *pgxpool.Pool, preConfig string) (map[string]string, error) {
-	names := make([]string, len(DBConfigNames))
-	for i, n := range DBConfigNames {
+func ReadDBConfig(ctx context.Context, pool *pgxpool.Pool, preConfig string, settings []string) (map[string]string, error) {
+	names := make([]string, len(settings))
+	for i, n := range settings {
 		names[i] = "pgrst." + n
 	}
 	pre := sqltext.Const("")

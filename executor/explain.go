@@ -58,7 +58,8 @@ func (e *Executor) handleOrExplain(r *http.Request, req *apirequest.Request, cac
 	case apirequest.ActionInfo, apirequest.ActionInspect:
 		return e.handle(r, req, cache, id)
 	}
-	p, ok, aerr := apirequest.NegotiatePlan(r.Header.Get("Accept"), planForMedia, e.cfg.PlanEnabled)
+	accept := r.Header.Get("Accept")
+	p, ok, aerr := apirequest.NegotiatePlan(accept, planForMedia, e.cfg.PlanEnabled, cache.HasMediaHandler)
 	if aerr != nil {
 		return nil, aerr
 	}
@@ -68,12 +69,19 @@ func (e *Executor) handleOrExplain(r *http.Request, req *apirequest.Request, cac
 	if aerr := apirequest.CheckPlanAnalyze(p, id.Role, e.cfg.PlanAnalyzeRoles); aerr != nil {
 		return nil, aerr
 	}
-	pr := r.Clone(context.WithValue(r.Context(), planKey{}, planRequest{plan: p, accept: r.Header.Get("Accept")}))
+	pr := r.Clone(context.WithValue(r.Context(), planKey{}, planRequest{plan: p, accept: accept}))
 	pr.Header.Set("Accept", p.For)
 	_, err := e.handle(pr, req, cache, id)
 	var answer *planAnswer
 	if errors.As(err, &answer) {
 		return answer.out, nil
+	}
+	var refused *apierr.Error
+	if errors.As(err, &refused) && refused.Code == "PGRST107" {
+		// The handler of For serves other relations: the 406 names what
+		// the client asked for, as when no handler renders it.
+		_, aerr := apirequest.Negotiate(accept, nil)
+		return nil, aerr
 	}
 	if err != nil {
 		return nil, err

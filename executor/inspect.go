@@ -100,7 +100,7 @@ func (e *Executor) inspect(r *http.Request, req *apirequest.Request, cache *sche
 		return nil, apierr.Internal("unreadable result of the API root statement: " + err.Error())
 	}
 	opts := openapi.Options{Schema: req.Schema, SchemaComment: in.Description, Version: pgrestVersion(), Server: server,
-		SecurityActive: e.cfg.OpenAPISecurityActive}
+		SecurityActive: e.cfg.OpenAPISecurityActive, SearchPath: append([]string{req.Schema}, e.cfg.ExtraSearchPath...)}
 	if follow {
 		access := &openapi.Access{
 			Relations: make(map[string]openapi.RelationAccess, len(in.Relations)),

@@ -170,8 +170,12 @@ func parseAccept(accept string) []acceptItem {
 		}
 		typ, params, err := mime.ParseMediaType(part)
 		if err != nil {
-			// Keep the bare type so the 406 names what was asked.
-			typ, params = strings.ToLower(strings.TrimSpace(strings.Split(part, ";")[0])), map[string]string{}
+			// Read what PostgREST reads of it; else keep the bare type so
+			// the 406 names what was asked.
+			var ok bool
+			if typ, params, ok = tokenizeMediaType(part); !ok {
+				typ, params = strings.ToLower(strings.TrimSpace(strings.Split(part, ";")[0])), map[string]string{}
+			}
 		}
 		q := 1.0
 		if v, ok := params["q"]; ok {

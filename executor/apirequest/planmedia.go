@@ -80,13 +80,15 @@ func (p Plan) mime() string {
 // range of another type that offered holds ends the search with no plan.
 // A header naming a plan with nothing acceptable in it is 406 PGRST107,
 // whatever the request: PostgREST refuses it before doing anything.
-func NegotiatePlan(accept string, offered []MediaType, enabled bool) (Plan, bool, *apierr.Error) {
+// handled, when set, says whether a media type handler renders a For that
+// offered lacks (the action then negotiates it for its own target).
+func NegotiatePlan(accept string, offered []MediaType, enabled bool, handled func(string) bool) (Plan, bool, *apierr.Error) {
 	if !strings.Contains(accept, "vnd.pgrst.plan") {
 		return Plan{}, false, nil
 	}
 	for _, r := range planAcceptRanges(accept) {
 		if p, isPlan := decodePlan(r); isPlan {
-			if enabled && plannable(p.For, offered) {
+			if enabled && (plannable(p.For, offered) || handled != nil && handled(p.For)) {
 				return p, true, nil
 			}
 			continue

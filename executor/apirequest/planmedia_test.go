@@ -56,7 +56,7 @@ func TestNegotiatePlan(t *testing.T) {
 			`None of these media types are available: application/vnd.pgrst.plan+text; for="application/vnd.pgrst.plan"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p, ok, aerr := NegotiatePlan(tc.accept, offered, tc.enabled)
+			p, ok, aerr := NegotiatePlan(tc.accept, offered, tc.enabled, nil)
 			switch {
 			case tc.refused != "":
 				if aerr == nil || aerr.Code != "PGRST107" || aerr.Status != 406 || aerr.Message != tc.refused {
@@ -82,7 +82,7 @@ func TestPlanOptionsComeOnlyFromTheList(t *testing.T) {
 		// A semicolon ends the parameter, as it does for PostgREST.
 		{`application/vnd.pgrst.plan+json; options=analyze);drop table x;--|verbose`, nil},
 	} {
-		p, ok, _ := NegotiatePlan(tc.accept, []MediaType{MediaJSON}, true)
+		p, ok, _ := NegotiatePlan(tc.accept, []MediaType{MediaJSON}, true, nil)
 		if !ok || !slices.Equal(p.Options, tc.want) {
 			t.Errorf("%s: got %v %v, want %v", tc.accept, ok, p.Options, tc.want)
 		}

@@ -177,9 +177,13 @@ func (req *Request) readBody(r *http.Request, maxBody int64) *apierr.Error {
 	}
 	mt, _, err := mime.ParseMediaType(ct)
 	if err != nil {
-		return apierr.UnsupportedContentType(ct)
+		// PostgREST ignores parameters it cannot read.
+		var ok bool
+		if mt, _, ok = tokenizeMediaType(ct); !ok {
+			return apierr.UnsupportedContentType(ct)
+		}
 	}
-	req.ContentType = mt // ParseMediaType lower-cases it
+	req.ContentType = mt // both lower-case it
 	if r.Body == nil {
 		return nil
 	}

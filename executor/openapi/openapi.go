@@ -37,6 +37,10 @@ type Options struct {
 	// SecurityActive adds the JWT security definition and requirement
 	// (openapi_security_active).
 	SecurityActive bool
+	// SearchPath is the request's search_path (Schema, then
+	// db_extra_search_path): PostgREST reads function parameters' types
+	// there, so a type of these schemas is named without its schema.
+	SearchPath []string
 }
 
 // Access is what one role may use in the described schema.
@@ -101,7 +105,7 @@ func Build(cache *schemacache.Cache, opts Options) ([]byte, error) {
 		doc.Paths.add("/"+r.rel.Name, r.path())
 	}
 	for _, f := range fns {
-		doc.Paths.add("/rpc/"+f.Name, functionPath(f))
+		doc.Paths.add("/rpc/"+f.Name, functionPath(f, opts.SearchPath))
 	}
 	for _, r := range rels {
 		doc.Definitions.add(r.rel.Name, r.definition(cache))
@@ -397,8 +401,9 @@ func columnSchema(c *schemacache.Column, primaryKey bool, fk [2]string) *schemaO
 }
 
 // functionPath is /rpc/<name>: POST always, GET for functions that are
-// not volatile, as PostgREST offers them.
-func functionPath(f *schemacache.Function) pathItem {
+// not volatile, as PostgREST offers them; parameters' types are named as
+// searchPath sees them.
+func functionPath(f *schemacache.Function, searchPath []string) pathItem {
 	summary, description := splitDescription(f.Description)
 	op := func() *operation {
 		return &operation{
@@ -409,7 +414,12 @@ func functionPath(f *schemacache.Function) pathItem {
 	}
 	post := op()
 	body := &schemaObject{Description: f.Description, Type: "object", Properties: object{}}
-	for _, p := range f.Params {
+	params := make([]schemacache.Param, len(f.Params))
+	for i, p := range f.Params {
+		p.Type = unqualifiedType(p, searchPath)
+		params[i] = p
+	}
+	for _, p := range params {
 		if p.Name == "" {
 			continue // an unnamed parameter takes the whole body, it is no property
 		}
@@ -430,7 +440,7 @@ func functionPath(f *schemacache.Function) pathItem {
 	if f.Volatility != 'v' {
 		get := op()
 		get.Parameters = []any{}
-		for _, p := range f.Params {
+		for _, p := range params {
 			if p.Name == "" {
 				continue
 			}
@@ -439,6 +449,20 @@ func functionPath(f *schemacache.Function) pathItem {
 		item.Get = get
 	}
 	return item
+}
+
+// unqualifiedType is p's type as format_type names it with searchPath as
+// the search_path: without the schema when the type's schema is on it.
+func unqualifiedType(p schemacache.Param, searchPath []string) string {
+	if !slices.Contains(searchPath, p.TypeSchema) {
+		return p.Type
+	}
+	for _, prefix := range []string{p.TypeSchema + ".", `"` + strings.ReplaceAll(p.TypeSchema, `"`, `""`) + `".`} {
+		if t, ok := strings.CutPrefix(p.Type, prefix); ok {
+			return t
+		}
+	}
+	return p.Type
 }
 
 // queryParameter is a function parameter passed in the query string: a

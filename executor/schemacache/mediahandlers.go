@@ -53,6 +53,17 @@ func (c *Cache) MediaHandler(target QualifiedName, mediaType string) (*MediaHand
 	return h, ok
 }
 
+// HasMediaHandler says whether a handler of mediaType serves any relation
+// or function.
+func (c *Cache) HasMediaHandler(mediaType string) bool {
+	for k := range c.mediaHandlers {
+		if k.MediaType == mediaType {
+			return true
+		}
+	}
+	return false
+}
+
 // indexMediaHandlers keys the catalog's handlers; of two for the same key
 // (overloads of one function, say) the first in the catalog's order wins.
 func indexMediaHandlers(hs []*MediaHandler) map[MediaHandlerKey]*MediaHandler {

@@ -34,12 +34,18 @@ func scalarHandlerBody(h *schemacache.MediaHandler) sqltext.SQL {
 }
 
 // handlerText turns a handler's value into the body column's text: the
-// text of the value, or for a domain over bytea its bytes in hex, which
+// value's output text, or for a domain over bytea its bytes in hex, which
 // the executor decodes (the body column is read as text); no value is an
-// empty body.
+// empty body. format's %s is the type's output function, as PostgREST's
+// body is: a cast to text would differ for xml, whose output drops the
+// newline that follows a missing XML declaration.
 func handlerText(h *schemacache.MediaHandler, value sqltext.SQL) sqltext.SQL {
 	if h.Binary {
 		return sqltext.Fmt("coalesce(pg_catalog.encode((%s)::bytea, 'hex'), '')", value)
 	}
-	return sqltext.Fmt("coalesce((%s)::text, '')", value)
+	return sqltext.Fmt("pg_catalog.format(%s, %s)", outputFormat, value)
 }
+
+// outputFormat is format's pattern of one value's output text (a constant
+// argument: Fmt's own pattern cannot hold a literal %s).
+var outputFormat = sqltext.Const("'%s'")

@@ -27,11 +27,11 @@ func TestMediaHandlerBody(t *testing.T) {
 		{"a relation's handler takes its row type",
 			apirequest.Representation{Media: apirequest.MediaHandler, Handler: &schemacache.MediaHandler{Function: agg, Aggregate: true,
 				Target: schemacache.QualifiedName{Schema: "api", Name: "clients"}, MediaType: "text/html"}},
-			`coalesce(("api"."my agg"(_pgrst_t::"api"."clients"))::text, '') as body`},
+			`pg_catalog.format('%s', "api"."my agg"(_pgrst_t::"api"."clients")) as body`},
 		{"an anyelement handler takes the row as it is",
 			apirequest.Representation{Media: apirequest.MediaHandler, Handler: &schemacache.MediaHandler{Function: agg, Aggregate: true,
 				MediaType: "text/plain"}},
-			`coalesce(("api"."my agg"(_pgrst_t))::text, '') as body`},
+			`pg_catalog.format('%s', "api"."my agg"(_pgrst_t)) as body`},
 		{"bytes travel in hex",
 			apirequest.Representation{Media: apirequest.MediaHandler, Handler: &schemacache.MediaHandler{Function: agg, Aggregate: true,
 				MediaType: "image/png", Binary: true}},
@@ -67,7 +67,7 @@ func TestScalarHandlerBody(t *testing.T) {
 		binary bool
 		want   string
 	}{
-		{false, `coalesce(((pg_catalog.array_agg(_pgrst_t.pgrst_scalar))[1])::text, '') as body`},
+		{false, `pg_catalog.format('%s', (pg_catalog.array_agg(_pgrst_t.pgrst_scalar))[1]) as body`},
 		{true, `coalesce(pg_catalog.encode(((pg_catalog.array_agg(_pgrst_t.pgrst_scalar))[1])::bytea, 'hex'), '') as body`},
 	} {
 		st := sqlgen.CallFunction(sqlgen.Call{Function: fn, Handler: &schemacache.MediaHandler{Function: schemacache.QualifiedName{Schema: "api", Name: "page"},

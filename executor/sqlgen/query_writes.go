@@ -237,7 +237,7 @@ func (g *gen) writeEmbedBody(b *sqltext.Builder, parent *plan.Read, e *plan.Embe
 		b.Ident(e.Plan.Alias + "_agg")
 		b.Const(".body, '[]')")
 	}
-	if g.groupsValues(parent) {
+	if g.jsonbEmbeds(parent) {
 		b.Const("::jsonb")
 	}
 }

@@ -49,6 +49,7 @@ func (g *gen) read(p *plan.Read, opts ReadOptions, with sqltext.SQL) (main State
 // into the statement's own builder rather than into one of their own;
 // body is bodyExpr(opts).
 func (g *gen) readInto(b *sqltext.Builder, p *plan.Read, opts ReadOptions, body sqltext.SQL) (main Statement, explain *Statement) {
+	g.textEmbeds = opts.Representation.Media == apirequest.MediaHandler || opts.Representation.Media == apirequest.MediaCSV
 	b.Const("pgrst_source as (")
 	g.writeQuery(b, p, levelSource{root: true})
 	b.Const(") select ")
@@ -134,6 +135,10 @@ type gen struct {
 	// counting is set while a count query's conditions are rendered: a
 	// null test of an embed is then an EXISTS (see countQuery).
 	counting bool
+	// textEmbeds is set when the rows reach the body as their record
+	// text (CSV, media type handlers): embeds are then jsonb, whose text
+	// PostgREST's bodies show ({"id": 1}).
+	textEmbeds bool
 }
 
 // param binds a copy of v and returns its placeholder. The copies share
@@ -389,12 +394,10 @@ func (g *gen) selectItems(r *plan.Read, it plan.OutputItem) []sqltext.SQL {
 	return nil
 }
 
-// embedBody is the JSON value of an embed in its parent's row. When the
-// parent's values are grouped (aggregates), bodies become jsonb, which can
-// be grouped.
+// embedBody is the JSON value of an embed in its parent's row.
 func (g *gen) embedBody(parent *plan.Read, e *plan.Embed) sqltext.SQL {
 	var cast sqltext.SQL
-	if g.groupsValues(parent) {
+	if g.jsonbEmbeds(parent) {
 		cast = sqltext.Const("::jsonb")
 	}
 	c := e.Plan
@@ -403,6 +406,11 @@ func (g *gen) embedBody(parent *plan.Read, e *plan.Embed) sqltext.SQL {
 	}
 	return sqltext.Fmt("coalesce(%s.body, '[]')%s", sqltext.Ident(c.Alias+"_agg"), cast)
 }
+
+// jsonbEmbeds says whether parent's embeds are jsonb: when its values are
+// grouped (aggregates), as jsonb can be grouped, and when the rows reach
+// the body as their record text (textEmbeds).
+func (g *gen) jsonbEmbeds(parent *plan.Read) bool { return g.groupsValues(parent) || g.textEmbeds }
 
 // groupKeys are the non-aggregate outputs of a level.
 func (g *gen) groupKeys(r *plan.Read) []sqltext.SQL {

@@ -16,7 +16,7 @@ import (
 )
 
 // The baselines send the statements pgrest sends: the settings statement
-// and the BEGINs are read from the executor's source (executorsql), so
+// the BEGINs and the session reset are read from the executor's source (executorsql), so
 // they cannot drift from pgrest. The main statements come from pgrest's
 // own parse, plan and SQL generation, run in this process against a
 // schema cache loaded from the bench database (planWorkloads), with the
@@ -27,6 +27,10 @@ var (
 	settingsSQL    = executorSQL.Settings
 	beginReadOnly  = executorSQL.BeginReadOnly
 	beginReadWrite = executorSQL.BeginReadWrite
+	// sessionReset are the statements pgrest sends after COMMIT, in the
+	// same pipeline; pgrest prepares them once per connection, as the
+	// baselines do (resetName).
+	sessionReset = executorSQL.SessionReset
 )
 
 const (
@@ -36,6 +40,9 @@ const (
 	beginReadWriteName = "bench_begin_rw"
 	commitName         = "bench_commit"
 )
+
+// resetName is the raw baseline's prepared statement for sessionReset[i].
+func resetName(i int) string { return "bench_reset_" + strconv.Itoa(i) }
 
 // newRawPool is the raw baseline's pool. Each connection prepares BEGIN,
 // COMMIT, the settings statement and the main statements once, when it
@@ -51,8 +58,12 @@ func newRawPool(ctx context.Context, dsn string, size int, workloads []*workload
 	cfg.MaxConns = int32(size)
 	cfg.AfterConnect = func(ctx context.Context, conn *pgx.Conn) error {
 		pg := conn.PgConn()
-		for name, sql := range map[string]string{settingsName: settingsSQL, beginReadOnlyName: beginReadOnly,
-			beginReadWriteName: beginReadWrite, commitName: "COMMIT"} {
+		statements := map[string]string{settingsName: settingsSQL, beginReadOnlyName: beginReadOnly,
+			beginReadWriteName: beginReadWrite, commitName: "COMMIT"}
+		for i, sql := range sessionReset {
+			statements[resetName(i)] = sql
+		}
+		for name, sql := range statements {
 			if _, err := pg.Prepare(ctx, name, sql, nil); err != nil {
 				return err
 			}
@@ -73,57 +84,86 @@ func newRawPool(ctx context.Context, dsn string, size int, workloads []*workload
 
 // rawOp is the raw baseline: pgrest's transaction with nothing else
 // around it, in the round trips pgrest takes.
-func (e *env) rawOp(wl *workload) op {
-	var body []byte
-	return func(ctx context.Context) error {
-		c, err := e.rawPool.Acquire(ctx)
-		if err != nil {
-			return err
+func (e *env) rawOp(wl *workload) op { return rawOpOn(e.rawPool)(wl) }
+
+// rawOpOn is the raw baseline's op on pool.
+func rawOpOn(pool *pgxpool.Pool) func(wl *workload) op {
+	return func(wl *workload) op {
+		var body []byte
+		return func(ctx context.Context) error {
+			var err error
+			if body, err = runRaw(ctx, pool, wl, body[:0]); err != nil {
+				return err
+			}
+			return wl.check(body)
 		}
-		defer c.Release()
-		pg := c.Conn().PgConn()
-		if wl.readOnly() {
-			body, err = rawRead(ctx, pg, wl, body[:0])
-		} else {
-			body, err = rawWrite(ctx, pg, wl, body[:0])
-		}
-		if err != nil {
-			// Whatever state the connection is in, the pool drops it.
-			_ = c.Conn().Close(context.Background())
-			return err
-		}
-		return wl.check(body)
 	}
 }
 
-// rawRead sends BEGIN READ ONLY, the settings, the main statement and
-// COMMIT as one pipeline and returns the body column, appended to body.
+// runRaw is the raw baseline's transaction on a connection of pool: the
+// body is appended to body.
+func runRaw(ctx context.Context, pool *pgxpool.Pool, wl *workload, body []byte) ([]byte, error) {
+	c, err := pool.Acquire(ctx)
+	if err != nil {
+		return body, err
+	}
+	defer c.Release()
+	pg := c.Conn().PgConn()
+	if wl.readOnly() {
+		body, err = rawRead(ctx, pg, wl, body)
+	} else {
+		body, err = rawWrite(ctx, pg, wl, body)
+	}
+	if err != nil {
+		// Whatever state the connection is in, the pool drops it.
+		_ = c.Conn().Close(context.Background())
+	}
+	return body, err
+}
+
+// rawRead sends BEGIN READ ONLY, the settings, the main statement,
+// COMMIT and pgrest's session reset as one pipeline and returns the body
+// column, appended to body.
 func rawRead(ctx context.Context, pg *pgconn.PgConn, wl *workload, body []byte) ([]byte, error) {
-	p := pg.StartPipeline(ctx)
-	p.SendQueryPrepared(beginReadOnlyName, nil, nil, nil)
-	p.SendQueryPrepared(settingsName, wl.settings, nil, nil)
-	p.SendQueryPrepared(wl.mainName, wl.mainArgs, nil, nil)
-	p.SendQueryPrepared(commitName, nil, nil, nil)
-	body, _, err := readPipeline(p, 4, body)
+	body, _, err := rawPipeline(ctx, pg, beginReadOnlyName, wl, body)
 	return body, err
 }
 
 // rawWrite is pgrest's read-write transaction for a write without checks:
-// BEGIN READ WRITE, the settings, the main statement and COMMIT as one
-// pipeline, one round trip, as pgrest sends it. The main statement's
-// result must show the row written.
+// BEGIN READ WRITE, the settings, the main statement, COMMIT and the
+// session reset as one pipeline, one round trip, as pgrest sends it. The
+// main statement's result must show the row written.
 func rawWrite(ctx context.Context, pg *pgconn.PgConn, wl *workload, body []byte) ([]byte, error) {
-	p := pg.StartPipeline(ctx)
-	p.SendQueryPrepared(beginReadWriteName, nil, nil, nil)
-	p.SendQueryPrepared(settingsName, wl.settings, nil, nil)
-	p.SendQueryPrepared(wl.mainName, wl.mainArgs, nil, nil)
-	p.SendQueryParams("COMMIT", nil, nil, nil, nil)
-	body, written, err := readPipeline(p, 4, body)
+	body, written, err := rawPipeline(ctx, pg, beginReadWriteName, wl, body)
 	if err == nil && !written {
-		err = fmt.Errorf("%s: the insert wrote no row", wl.name)
+		err = fmt.Errorf("%s: the write changed no row", wl.name)
 	}
 	return body, err
 }
+
+// rawPipeline sends the transaction pgrest sends for wl, every statement
+// prepared: begin, the settings, the main statement, COMMIT, then
+// sessionReset, one Sync.
+func rawPipeline(ctx context.Context, pg *pgconn.PgConn, begin string, wl *workload, body []byte) ([]byte, bool, error) {
+	p := pg.StartPipeline(ctx)
+	p.SendQueryPrepared(begin, nil, nil, nil)
+	p.SendQueryPrepared(settingsName, wl.settings, nil, nil)
+	p.SendQueryPrepared(wl.mainName, wl.mainArgs, nil, nil)
+	p.SendQueryPrepared(commitName, nil, nil, nil)
+	for i := range sessionReset {
+		p.SendQueryPrepared(resetNames[i], nil, nil, nil)
+	}
+	return readPipeline(p, 4+len(sessionReset), body)
+}
+
+// resetNames are resetName's, made once: not a string per request.
+var resetNames = func() []string {
+	names := make([]string, len(sessionReset))
+	for i := range names {
+		names[i] = resetName(i)
+	}
+	return names
+}()
 
 // readPipeline syncs a pipeline of n statements whose third is the main
 // statement and reads their results. It returns the main statement's body
@@ -220,7 +260,7 @@ func (e *env) naiveOp(wl *workload) op {
 			return err
 		}
 		if !wl.readOnly() && !written {
-			return fmt.Errorf("%s: the insert wrote no row", wl.name)
+			return fmt.Errorf("%s: the write changed no row", wl.name)
 		}
 		if err := tx.Commit(ctx); err != nil {
 			return err

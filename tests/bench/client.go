@@ -108,7 +108,13 @@ func runClient() {
 		}
 		key := fmt.Sprintf("%s %s %d", w.Variant, w.Workload, w.Conc)
 		if ops[key] == nil {
-			e := &env{client: client, baseURL: setup.Targets[w.Variant], authz: setup.Authz}
+			// A target of the workload's own (the route sites), or the
+			// variant's.
+			base, ok := setup.Targets[w.Variant+"/"+w.Workload]
+			if !ok {
+				base = setup.Targets[w.Variant]
+			}
+			e := &env{client: client, baseURL: base, authz: setup.Authz}
 			wl := byName[w.Workload]
 			if e.baseURL == "" || wl == nil {
 				fmt.Fprintf(os.Stderr, "bench client: no variant %q or workload %q\n", w.Variant, w.Workload)

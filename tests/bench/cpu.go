@@ -175,6 +175,7 @@ func readStat(pid int) (procStat, error) {
 // server's around that. The server is read outside this process's
 // interval, so reading /proc costs the variant nothing.
 func measureCPU(db *serverCPU, window func() *sample) *sample {
+	busy0, wall0 := machineBusy(), time.Now()
 	var db0 map[int]time.Duration
 	if db != nil {
 		db0 = db.snapshot()
@@ -189,5 +190,6 @@ func measureCPU(db *serverCPU, window func() *sample) *sample {
 	if db != nil {
 		s.dbCPU = since(db0, db.snapshot())
 	}
+	s.busy, s.wall = machineBusy()-busy0, time.Since(wall0)
 	return s
 }

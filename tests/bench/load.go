@@ -48,6 +48,10 @@ type sample struct {
 	cpu, clientCPU, dbCPU time.Duration
 	// gc is the garbage collection in this process during the windows.
 	gc gcStats
+	// busy is the CPU time the whole machine used, every process's, over
+	// the wall-clock time wall that cpu, clientCPU and dbCPU were
+	// measured in (otherLoad).
+	busy, wall time.Duration
 }
 
 func (s *sample) rate() float64 {
@@ -71,6 +75,8 @@ func (s *sample) add(o *sample) {
 	s.clientCPU += o.clientCPU
 	s.dbCPU += o.dbCPU
 	s.gc.add(o.gc)
+	s.busy += o.busy
+	s.wall += o.wall
 }
 
 // cpuPerRequest is the CPU time per request served of this process, of

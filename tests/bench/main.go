@@ -12,8 +12,8 @@
 // It starts a throwaway PostgreSQL (tests/pgtest; PGREST_TEST_DSN points it
 // at a running server instead), loads api.items with -rows rows,
 // api.item_reviews with five reviews of each item, an empty api.item_log,
-// the function api.item_price and, for the disconnect phase,
-// api.bench_sleep, and serves pgrest in-process from a Caddyfile adapted
+// api.item_stock with one row, the function api.item_price and, for the
+// disconnect phase, api.bench_sleep, and serves pgrest in-process from a Caddyfile adapted
 // and loaded by Caddy itself, exactly as a user would configure it. Every
 // request to pgrest carries an HS256 token for the role webuser.
 //
@@ -32,6 +32,15 @@
 //     throwaway server runs with fsync and synchronous_commit off
 //     (scripts/pg.sh), so a commit waits for no disk here: the ratios
 //     show what pgrest adds, not what a durable commit costs.
+//   - item_upsert: POST /item_stock with {"item_id": 42, "qty": 7} and
+//     Prefer: resolution=merge-duplicates, return=minimal: an upsert on
+//     the primary key of a row that exists (200), the same one-round-trip
+//     read-write transaction.
+//   - item_patch:  PATCH /item_stock?item_id=eq.42 with {"qty": 7} and
+//     Prefer: return=minimal: one row updated by its key (204), the same.
+//     Both write row 42 at every request, each worker in turn: the row's
+//     lock is held only inside the one round trip, for every variant
+//     alike.
 //   - rpc_call:    POST /rpc/item_price with {"item_id": 42}, a stable SQL
 //     function returning a numeric: read-only, one round trip.
 //
@@ -65,9 +74,10 @@
 //     is what pgrest/caddy+raw measures.
 //   - raw: the same transaction written by hand with pgconn, in pgrest's
 //     round trips: one pipelined round trip of BEGIN READ ONLY (READ
-//     WRITE for writes), the settings statement, the main statement and
-//     COMMIT. The settings and main
-//     statements are prepared once per connection. Same SQL text and the
+//     WRITE for writes), the settings statement, the main statement,
+//     COMMIT and pgrest's session reset after it (CLOSE ALL, RESET ALL
+//     and the rest of executor/session_reset.go). Every statement is
+//     prepared once per connection, as pgrest prepares them. Same SQL text and the
 //     same arguments as pgrest sends (the settings values are read back
 //     from what pgrest set), so it is the best a Go service could do for
 //     this request, minus HTTP.
@@ -84,6 +94,15 @@
 //     loop at other multiples of pgrest's throughput (-pace
 //     0.25,0.5,1,2), to see how PostgreSQL's cost per request moves
 //     with the pace; an empty -pace leaves them all out.
+//   - route (H) and pipeline (D): the two halves of the ceiling, each
+//     alone (ceiling.go): Caddy's bare route answering each workload's
+//     request with pgrest's body from stock handlers (a site per
+//     workload, matchers, two headers, respond), sent by the same HTTP
+//     client; and the raw baseline's pipeline on a pool of one
+//     connection per in-flight request, opened before measuring. The
+//     ceiling table sets pgrest and caddy+raw against 1/(1/H+1/D) of the
+//     same round, with their p99 beside H's and D's and the share of the
+//     machine other processes used meanwhile (other %).
 //   - caddy+raw@pgrest: caddy+raw paced the same way at pgrest's
 //     throughput, by the load generator. It is what the Go side's goal
 //     is measured against (see CPU time per request).
@@ -254,6 +273,12 @@ type options struct {
 	// diagPool and diagGOGC add diagnostic variants (diag.go).
 	diagPool []int
 	diagGOGC int
+	// diagCaddyRaw are the flags of caddy+raw's diagnostic variants
+	// (caddyraw_diag.go).
+	diagCaddyRaw []string
+	// diagCeilingPace adds the ceiling's halves paced at pgrest's
+	// throughput (route@pgrest, pipeline@pgrest).
+	diagCeilingPace bool
 	// cpuProfile is where to write a CPU profile of the whole process
 	// (pgrest, Caddy, the load generator and the baselines).
 	cpuProfile string
@@ -300,6 +325,8 @@ func parseFlags(args []string) (options, error) {
 	pace := fs.String("pace", "1", "paced raw variants: multiples of pgrest's throughput in the cell, comma-separated (1 is raw@pgrest; empty: none)")
 	fs.StringVar(&opt.client, "client", "own", "where the HTTP load generator runs: own (a process of its own, as a real client), in (this process, with Caddy and pgrest) or both, side by side")
 	diagPool := fs.String("diag-pool", "", "diagnosis: pgrest at these db_pool sizes too, comma-separated (variants pgrest:poolN)")
+	diagCaddyRaw := fs.String("diag-caddy-raw", "", "diagnosis: caddy+raw changed in these ways too, comma-separated: pool (one connection per in-flight request), bg (context.Background), or both joined with + (variants caddy+raw:FLAGS)")
+	fs.BoolVar(&opt.diagCeilingPace, "diag-ceiling-pace", false, "diagnosis: H and D paced at pgrest's throughput too (variants route@pgrest, pipeline@pgrest), whose CPU per request shows whether the ceiling's costs add up at the same pace as caddy+raw@pgrest's")
 	fs.IntVar(&opt.diagGOGC, "diag-gogc", 0, "diagnosis: pgrest with this process's GOGC at this percentage during its windows too (variant pgrest:gogcN)")
 	fs.StringVar(&opt.cpuProfile, "cpuprofile", "", "write a CPU profile of the measured load to `file` (go tool pprof)")
 	if err := fs.Parse(args); err != nil {
@@ -325,6 +352,15 @@ func parseFlags(args []string) (options, error) {
 				return opt, fmt.Errorf("-diag-pool: %q is not a pool size", s)
 			}
 			opt.diagPool = append(opt.diagPool, n)
+		}
+	}
+	if *diagCaddyRaw != "" {
+		for _, s := range strings.Split(*diagCaddyRaw, ",") {
+			s = strings.TrimSpace(s)
+			if _, err := parseCaddyRawDiag(s); err != nil || s == "" {
+				return opt, fmt.Errorf("-diag-caddy-raw: %q: flags are pool and bg, joined with +", s)
+			}
+			opt.diagCaddyRaw = append(opt.diagCaddyRaw, s)
 		}
 	}
 	if strings.TrimSpace(*pace) != "" {
@@ -381,6 +417,8 @@ func run(ctx context.Context, opt options) error {
 		{name: "caddy+raw", newOp: env.caddyRawOp, keepLatency: true},
 		{name: "raw", newOp: env.rawOp, keepLatency: true},
 		{name: "naive", newOp: env.naiveOp, keepLatency: true},
+		{name: routeVariant, newOp: env.routeOp, keepLatency: true},
+		{name: pipelineVariant, newOp: rawOpOn(env.ceilingPool), keepLatency: true},
 	}
 	for _, f := range opt.pace {
 		variants = append(variants, &variant{name: pacedName(f), newOp: env.rawOp, keepLatency: true, pace: f})
@@ -390,7 +428,7 @@ func run(ctx context.Context, opt options) error {
 	// as PostgreSQL's does with raw@pgrest (pace.go).
 	crPaced := &variant{name: caddyRawPaced, newOp: env.caddyRawOp, keepLatency: true, pace: 1, target: "caddy+raw"}
 	variants = append(variants, crPaced)
-	httpVariants := append(slices.Clone(variants[:2]), crPaced)
+	httpVariants := append(slices.Clone(variants[:2]), variants[4], crPaced)
 	for _, n := range opt.diagPool {
 		name := diagPoolName(n)
 		v := &variant{name: name, newOp: env.opAt(env.diagURLs[name]), keepLatency: true}
@@ -399,6 +437,20 @@ func run(ctx context.Context, opt options) error {
 	}
 	if opt.diagGOGC != 0 {
 		v := &variant{name: diagGOGCName(opt.diagGOGC), newOp: env.httpOp, keepLatency: true, target: "pgrest", gcPercent: opt.diagGOGC}
+		cr := &variant{name: "caddy+raw:gogc" + strconv.Itoa(opt.diagGOGC), newOp: env.caddyRawOp, keepLatency: true,
+			target: "caddy+raw", gcPercent: opt.diagGOGC}
+		variants = append(variants, v, cr)
+		httpVariants = append(httpVariants, v, cr)
+	}
+	if opt.diagCeilingPace {
+		route := &variant{name: routeVariant + "@pgrest", newOp: env.routeOp, keepLatency: true, pace: 1, target: routeVariant}
+		variants = append(variants, route,
+			&variant{name: pipelineVariant + "@pgrest", newOp: rawOpOn(env.ceilingPool), keepLatency: true, pace: 1})
+		httpVariants = append(httpVariants, route)
+	}
+	for _, flags := range opt.diagCaddyRaw {
+		name := caddyRawDiagName(flags)
+		v := &variant{name: name, newOp: env.opAt(env.caddyRawDiagURLs[name]), keepLatency: true}
 		variants = append(variants, v)
 		httpVariants = append(httpVariants, v)
 	}
@@ -407,6 +459,12 @@ func run(ctx context.Context, opt options) error {
 		targets := map[string]string{"pgrest": env.baseURL, "caddy+raw": env.caddyRawURL}
 		for name, url := range env.diagURLs {
 			targets[name] = url
+		}
+		for name, url := range env.caddyRawDiagURLs {
+			targets[name] = url
+		}
+		for name, url := range env.routeURLs {
+			targets[routeTarget(name)] = url
 		}
 		if env.loadgen, err = startClient(env, targets, maxConc); err != nil {
 			return fmt.Errorf("starting the load generator: %w", err)
@@ -420,7 +478,11 @@ func run(ctx context.Context, opt options) error {
 				&variant{name: "caddy+raw:in", newOp: env.caddyRawOp, keepLatency: true})
 		}
 	}
-	cells := len(env.workloads) * len(opt.conc)
+	measured := len(env.workloads)
+	if len(opt.only) > 0 {
+		measured = len(opt.only)
+	}
+	cells := measured * len(opt.conc)
 	estimate := time.Duration(cells*len(variants)) * (opt.dur + opt.warmup)
 	if opt.rssConc > 0 {
 		estimate += rssEstimate
@@ -481,6 +543,8 @@ func run(ctx context.Context, opt options) error {
 	fmt.Println()
 	fmt.Println("pgrest..naive: req/s, median over the rounds. ratios: median of the per-round ratios [min-max].")
 	fmt.Println("p50/p99: pgrest's latency over all its rounds, at the client. No request failed.")
+	fmt.Println()
+	printCeiling(variants, rows, env.dbWhyNot)
 	fmt.Println()
 	printLatency(variants, rows)
 	fmt.Println()
@@ -543,6 +607,11 @@ type cell struct {
 	// windows, and served the requests they served.
 	gc     []gcStats
 	served []int64
+	// rounds are every variant's throughput in each round.
+	rounds [][]float64
+	// other is the share of the machine's cores that other processes
+	// used during the cell's windows (otherLoad), NaN when unknown.
+	other float64
 }
 
 // goSideCPU is variant i's CPU time per request in this process and the
@@ -641,6 +710,12 @@ func measureCell(ctx context.Context, opt options, wl *workload, conc int, varia
 			total[i].add(&round[i])
 		}
 	}
+	row.rounds = rates
+	var all sample
+	for i := range total {
+		all.add(&total[i])
+	}
+	row.other = otherLoad(&all)
 	for i := range variants {
 		row.rate[i] = median(rates[i])
 		row.serverCPU[i], row.clientCPU[i], row.dbCPU[i] = total[i].cpuPerRequest()

@@ -48,7 +48,7 @@ func TestProcReadersReadThisProcess(t *testing.T) {
 // the one handler.
 func TestCaddyRawSiteIsShapedLikePgrests(t *testing.T) {
 	text := pgresttest.Caddyfile(8001, pgrestDirectives("postgres://a@127.0.0.1/db", 10),
-		pgresttest.Options{LogLevel: "ERROR", Sites: caddyRawSite(8002)})
+		pgresttest.Options{LogLevel: "ERROR", Sites: caddyRawSite(8002, "")})
 	cfg, warnings, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(text), nil)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, text)

@@ -155,6 +155,17 @@ func printGoals(variants []*variant, rows []*cell, mem *rssResult, load *schemaL
 		fmt.Printf("  %-44s %-30s %-12s %s\n", what, strings.Join(figures, ", "), target, verdict)
 	}
 	goal("items_eq throughput, pgrest/caddy+raw", readRatio, ">= 0.90", readMet)
+	route, pipeline := indexOf(variants, routeVariant), indexOf(variants, pipelineVariant)
+	var ofCeiling []string
+	for _, r := range rows {
+		if r.workload == "items_eq" {
+			ofCeiling = append(ofCeiling, fmt.Sprintf("c=%d %.2f (caddy+raw %.2f, other %s%%)", r.conc,
+				r.ceilingRatios(0, route, pipeline).median, r.ceilingRatios(cr, route, pipeline).median, otherShare(r.other, "")))
+		}
+	}
+	if len(ofCeiling) > 0 {
+		fmt.Printf("  %-44s %s (no goal set)\n", "items_eq throughput, pgrest/ceiling", strings.Join(ofCeiling, ", "))
+	}
 	goal("p99 at 32 connections", p99, "< 10ms", p99Met)
 	if worstCell != nil {
 		// The machine's own tail: the same cell's p99 without pgrest.

@@ -44,8 +44,9 @@ const (
 // fixtureSQL makes the roles (when absent: they are cluster-wide),
 // api.items with %d rows and api.item_reviews with reviewsPerItem reviews
 // of each item, indexed on the foreign key as a read-heavy schema would
-// be; api.item_log, which items_post inserts into; api.item_price, which
-// rpc_call calls.
+// be; api.item_log, which items_post inserts into; api.item_stock, whose
+// row 42 item_upsert and item_patch write; api.item_price, which rpc_call
+// calls.
 //
 // Two more objects serve the set-up only, never the measured load:
 // api.bench_request returns the request settings pgrest set, so the
@@ -88,11 +89,17 @@ create table api.item_log (
 	created_at timestamptz not null default now()
 );
 
+create table api.item_stock (
+	item_id int primary key,
+	qty     int not null
+);
+insert into api.item_stock values (42, 7);
+
 create function api.item_price(item_id int) returns numeric
 language sql stable
 as $f$ select price from api.items where id = item_id $f$;
 
-create function api.bench_request(item_id int default null, note text default null) returns json
+create function api.bench_request(item_id int default null, note text default null, qty int default null) returns json
 language sql stable
 as $f$
 select json_build_object(
@@ -117,6 +124,7 @@ grant select on api.items, api.item_reviews, api.bench_prepared to web_anon, web
 -- response counts the written rows), which takes SELECT.
 grant select, insert on api.item_log to webuser;
 grant usage on sequence api.item_log_id_seq to webuser;
+grant select, insert, update on api.item_stock to webuser;
 `
 
 // reviewsPerItem is how many rows of api.item_reviews each item has (the
@@ -133,6 +141,12 @@ const (
 	// insert: POST on a table with return=minimal, sqlgen.Write;
 	// read-write, nothing to check, committed in the same round trip.
 	insert
+	// upsert: insert with Prefer: resolution=merge-duplicates, on the
+	// primary key; the same transaction.
+	upsert
+	// update: PATCH of one row by its primary key with return=minimal;
+	// the same transaction.
+	update
 	// call: POST /rpc/<function> of a stable function returning a
 	// scalar, sqlgen.CallFunction; read-only, one round trip.
 	call
@@ -167,10 +181,10 @@ type workload struct {
 
 // readOnly says whether pgrest runs the workload in a read-only
 // transaction, ended in the same round trip.
-func (wl *workload) readOnly() bool { return wl.kind != insert }
+func (wl *workload) readOnly() bool { return wl.kind == read || wl.kind == call }
 
 // affected is the page_total a write's main statement must return for
-// the baselines' answer to count: one row inserted.
+// the baselines' answer to count: one row written.
 const affected = 1
 
 func newWorkloads() []*workload {
@@ -185,6 +199,11 @@ func newWorkloads() []*workload {
 	}
 	post := mk("items_post", insert, http.MethodPost, "/item_log", http.StatusCreated)
 	post.reqBody, post.prefer = []byte(`{"item_id": 42, "note": "pgrest bench"}`), "return=minimal"
+	// An upsert of a row that exists: merged, nothing inserted, 200.
+	put := mk("item_upsert", upsert, http.MethodPost, "/item_stock", http.StatusOK)
+	put.reqBody, put.prefer = []byte(`{"item_id": 42, "qty": 7}`), "resolution=merge-duplicates, return=minimal"
+	patch := mk("item_patch", update, http.MethodPatch, "/item_stock?item_id=eq.42", http.StatusNoContent)
+	patch.reqBody, patch.prefer = []byte(`{"qty": 7}`), "return=minimal"
 	rpc := mk("rpc_call", call, http.MethodPost, "/rpc/item_price", http.StatusOK)
 	rpc.reqBody = []byte(`{"item_id": 42}`)
 	return []*workload{
@@ -192,6 +211,8 @@ func newWorkloads() []*workload {
 		get("items_page", "/items?order=id&limit=25", 25, 0),
 		get("items_embed", "/items?select=id,name,item_reviews(stars,body)&id=lt.26&order=id", 25, reviewsPerItem),
 		post,
+		put,
+		patch,
 		rpc,
 	}
 }
@@ -207,9 +228,10 @@ var readMedia = []apirequest.MediaType{apirequest.MediaJSON, apirequest.MediaSin
 // db_aggregates_enabled: their defaults):
 //
 //   - read: ParseQuery, Negotiate, BuildRead and sqlgen.Read;
-//   - insert: ParseQuery, BuildRead and sqlgen.Write of the
-//     sqlgen.Mutation the executor builds for a POST with return=minimal
-//     (executor/write.go, unexported, so rebuilt here: see planInsert);
+//   - insert, upsert, update: ParseQuery, BuildRead and sqlgen.Write of
+//     the sqlgen.Mutation the executor builds for a POST or PATCH with
+//     return=minimal (executor/write.go, unexported, so rebuilt here: see
+//     planWrite);
 //   - call: the function resolved from the schema cache and
 //     sqlgen.CallFunction (executor/invoke.go, see planCall).
 //
@@ -232,8 +254,8 @@ func planWorkloads(ctx context.Context, authDSN string, workloads []*workload) e
 		switch wl.kind {
 		case read:
 			st, err = planRead(cache, wl)
-		case insert:
-			st, err = planInsert(cache, wl)
+		case insert, upsert, update:
+			st, err = planWrite(cache, wl)
 		case call:
 			st, err = planCall(cache, wl)
 		}
@@ -271,35 +293,37 @@ func planRead(cache *schemacache.Cache, wl *workload) (sqlgen.Statement, error) 
 	return main, nil
 }
 
-// planInsert is what executor/write.go does for a POST of one JSON object
-// with Prefer: return=minimal and nothing else: the body becomes a
-// one-element JSON array (executor/payload.go), its keys in body order the
-// columns; the read plan's filters, order and range go to the mutation
-// (none here) and, the response being minimal, its output fields are
-// cleared; the statement counts the written rows (RETURNING 1, reading no
-// column) without building a body.
-func planInsert(cache *schemacache.Cache, wl *workload) (sqlgen.Statement, error) {
+// planWrite is what executor/write.go does for a write of one JSON
+// object with Prefer: return=minimal: the body becomes a one-element JSON
+// array (executor/payload.go), its keys in body order the columns; a
+// POST inserts it, merged on the primary key with
+// resolution=merge-duplicates (the inserted rows counted); a PATCH
+// updates the rows its filters choose, from the object. The read plan's
+// filters, order and range go to the mutation and, the response being
+// minimal, its output fields are cleared; the statement counts the
+// written rows without building a body.
+func planWrite(cache *schemacache.Cache, wl *workload) (sqlgen.Statement, error) {
 	path, rawQuery, _ := strings.Cut(wl.target, "?")
 	rel, ok := cache.Relation(schemaName, strings.TrimPrefix(path, "/"))
 	if !ok {
 		return sqlgen.Statement{}, fmt.Errorf("no relation %s in the schema cache", path)
 	}
-	if wl.prefer != "return=minimal" {
-		return sqlgen.Statement{}, fmt.Errorf("planInsert rebuilds a return=minimal POST, not Prefer: %s", wl.prefer)
+	if !strings.HasSuffix(wl.prefer, "return=minimal") {
+		return sqlgen.Statement{}, fmt.Errorf("planWrite rebuilds a return=minimal write, not Prefer: %s", wl.prefer)
 	}
 	q, aerr := apirequest.ParseQuery(rawQuery)
 	if aerr != nil {
 		return sqlgen.Statement{}, errors.New(aerr.Message)
 	}
 	if len(q.Columns) > 0 || q.OnConflict != nil {
-		return sqlgen.Statement{}, errors.New("planInsert rebuilds a POST without columns= or on_conflict=")
+		return sqlgen.Statement{}, errors.New("planWrite rebuilds a write without columns= or on_conflict=")
 	}
 	p, aerr := plan.BuildRead(cache, rel, q, plan.ReadOptions{})
 	if aerr != nil {
 		return sqlgen.Statement{}, fmt.Errorf("%s %s", aerr.Code, aerr.Message)
 	}
-	if len(p.Where) > 0 || len(p.Order) > 0 || !p.Range.IsAll() {
-		return sqlgen.Statement{}, errors.New("planInsert rebuilds a POST without filters, order or range")
+	if wl.kind != update && (len(p.Where) > 0 || len(p.Order) > 0 || !p.Range.IsAll()) {
+		return sqlgen.Statement{}, errors.New("planWrite rebuilds a POST without filters, order or range")
 	}
 	body := bytes.TrimSpace(wl.reqBody)
 	keys, err := objectKeys(body)
@@ -311,17 +335,26 @@ func planInsert(cache *schemacache.Cache, wl *workload) (sqlgen.Statement, error
 			return sqlgen.Statement{}, fmt.Errorf("the request body names %q, not a column of %s", k, rel.Name)
 		}
 	}
-	m := sqlgen.Mutation{
-		Kind:     sqlgen.Insert,
-		Relation: rel,
-		Columns:  keys,
-		Payload:  append(append([]byte{'['}, body...), ']'),
+	m := sqlgen.Mutation{Relation: rel, Columns: keys, Parsers: plan.JSONParsers(cache, rel, keys)}
+	switch wl.kind {
+	case insert:
+		m.Kind, m.Payload = sqlgen.Insert, append(append([]byte{'['}, body...), ']')
+	case upsert:
+		if wl.prefer != "resolution=merge-duplicates, return=minimal" {
+			return sqlgen.Statement{}, fmt.Errorf("planWrite rebuilds a merging upsert, not Prefer: %s", wl.prefer)
+		}
+		m.Kind, m.Payload, m.OnConflict = sqlgen.Insert, append(append([]byte{'['}, body...), ']'), rel.PrimaryKey
+	case update:
+		m.Kind, m.Payload = sqlgen.Update, body
+		m.Where = &plan.Read{Relation: rel, Alias: p.Alias, Where: p.Where, Order: p.Order}
+		m.Limit, m.Offset = p.Range.Limit, p.Range.Offset
 	}
 	p.Where, p.Order, p.Range = nil, nil, apirequest.Range{}
 	p.Output, p.Fields, p.Embeds = nil, nil, nil
 	return sqlgen.Write(m, p, sqlgen.WriteOptions{
-		ReadOptions: sqlgen.ReadOptions{Representation: apirequest.Representation{Media: apirequest.MediaJSON}, NoBody: true},
-		Minimal:     true,
+		ReadOptions:   sqlgen.ReadOptions{Representation: apirequest.Representation{Media: apirequest.MediaJSON}, NoBody: true},
+		CountInserted: wl.kind == upsert,
+		Minimal:       true,
 	}), nil
 }
 
@@ -421,6 +454,13 @@ type env struct {
 	loadgen *clientProcess
 	// diagURLs are the base URLs of the -diag-pool sites, by variant name.
 	diagURLs map[string]string
+	// routeURLs are the route (H) sites' base URLs, by workload name;
+	// ceilingPool is the pipeline (D) variant's pool (ceiling.go).
+	routeURLs   map[string]string
+	ceilingPool *pgxpool.Pool
+	// caddyRawDiagURLs are the -diag-caddy-raw sites' base URLs, by
+	// variant name.
+	caddyRawDiagURLs map[string]string
 }
 
 // close undoes setUp, in reverse.
@@ -436,6 +476,9 @@ func (e *env) close() {
 	}
 	if e.caddyRawPool != nil {
 		e.caddyRawPool.Close()
+	}
+	if e.ceilingPool != nil {
+		e.ceilingPool.Close()
 	}
 	if e.client != nil {
 		e.client.CloseIdleConnections()
@@ -478,6 +521,12 @@ func setUp(ctx context.Context, opt options) (*env, error) {
 		return e, err
 	}
 	e.diagURLs = diagURLs
+	crSites, crURLs, err := caddyRawDiagSites(opt.diagCaddyRaw)
+	if err != nil {
+		return e, err
+	}
+	diagSites += crSites
+	e.caddyRawDiagURLs = crURLs
 	if err := e.startPgrest(authDSN, opt.pool, diagSites); err != nil {
 		return e, err
 	}
@@ -504,6 +553,21 @@ func setUp(ctx context.Context, opt options) (*env, error) {
 	if err := e.learn(ctx); err != nil {
 		return e, err
 	}
+	// The route sites answer with pgrest's bodies, now known: the config
+	// is loaded again with them, which starts pgrest again too.
+	routes, routeURLs, err := routeSites(e.workloads)
+	if err != nil {
+		return e, err
+	}
+	e.routeURLs = routeURLs
+	if err := e.startPgrest(authDSN, opt.pool, diagSites+routes); err != nil {
+		return e, err
+	}
+	for _, wl := range e.workloads {
+		if err := e.waitReady(ctx, e.baseURL, wl); err != nil {
+			return e, err
+		}
+	}
 	if err := e.verifyStatements(ctx); err != nil {
 		return e, err
 	}
@@ -521,12 +585,21 @@ func setUp(ctx context.Context, opt options) (*env, error) {
 	if e.caddyRawPool, err = newRawPool(ctx, authDSN, opt.pool, e.workloads); err != nil {
 		return e, err
 	}
-	serveCaddyRaw(e.caddyRawPool, e.workloads)
+	if e.ceilingPool, err = newCeilingPool(ctx, authDSN, maxConc, e.workloads); err != nil {
+		return e, err
+	}
+	serveCaddyRaw(e.caddyRawPool, e.ceilingPool, e.workloads)
 	for _, wl := range e.workloads {
-		for _, v := range []struct {
+		type baseline struct {
 			name string
 			op   op
-		}{{"raw", e.rawOp(wl)}, {"naive", e.naiveOp(wl)}, {"caddy+raw", e.caddyRawOp(wl)}} {
+		}
+		baselines := []baseline{{"raw", e.rawOp(wl)}, {"naive", e.naiveOp(wl)}, {"caddy+raw", e.caddyRawOp(wl)},
+			{routeVariant, e.routeOp(wl)}, {pipelineVariant, rawOpOn(e.ceilingPool)(wl)}}
+		for name, url := range e.caddyRawDiagURLs {
+			baselines = append(baselines, baseline{name, e.opAt(url)(wl)})
+		}
+		for _, v := range baselines {
 			if err := v.op(ctx); err != nil {
 				return e, fmt.Errorf("%s baseline on %s does not answer as pgrest does: %w", v.name, wl.name, err)
 			}
@@ -555,7 +628,7 @@ func (e *env) startPgrest(authDSN string, pool int, moreSites string) error {
 		return err
 	}
 	s, warnings, err := pgresttest.Serve(pgrestDirectives(authDSN, pool),
-		pgresttest.Options{LogLevel: "ERROR", Sites: caddyRawSite(rawPort) + moreSites})
+		pgresttest.Options{LogLevel: "ERROR", Sites: caddyRawSite(rawPort, "") + moreSites})
 	if err != nil {
 		return err
 	}
@@ -664,8 +737,16 @@ const twinTarget = "/rpc/bench_request"
 
 // settingsOf asks pgrest which settings it sets for wl's request, by
 // sending the same request to twinTarget.
+//
+// A function is called with GET or POST, so a PATCH's twin is a POST of
+// the same headers and body: its settings are the same but
+// request.method, which is set to the PATCH's.
 func (e *env) settingsOf(ctx context.Context, wl *workload, buf *bytes.Buffer) (*requestSettings, error) {
-	status, err := e.send(ctx, wl, twinTarget, buf)
+	twin := *wl
+	if twin.method == http.MethodPatch {
+		twin.method = http.MethodPost
+	}
+	status, err := e.send(ctx, &twin, twinTarget, buf)
 	if err != nil {
 		return nil, err
 	}
@@ -676,10 +757,11 @@ func (e *env) settingsOf(ctx context.Context, wl *workload, buf *bytes.Buffer) (
 	if err := json.Unmarshal(buf.Bytes(), &s); err != nil {
 		return nil, fmt.Errorf("%s %s: want the settings object, got %.300s", wl.method, twinTarget, buf.Bytes())
 	}
-	if s.Role != requestRole || s.Method != wl.method || s.Path != twinTarget ||
+	if s.Role != requestRole || s.Method != twin.method || s.Path != twinTarget ||
 		!strings.Contains(s.Headers, `"authorization"`) {
 		return nil, fmt.Errorf("pgrest set unexpected request settings: %s", buf.Bytes())
 	}
+	s.Method = wl.method
 	return &s, nil
 }
 
@@ -731,7 +813,7 @@ func (e *env) learn(ctx context.Context) error {
 // insert, a number for the call.
 func (wl *workload) checkShape(body []byte) error {
 	switch wl.kind {
-	case insert:
+	case insert, upsert, update:
 		if len(body) > 0 {
 			return fmt.Errorf("want no body, got %.300s", body)
 		}

@@ -1,5 +1,6 @@
-// Package executorsql gives the benchmarks the statements pgrest's executor
-// sends whatever the request: the settings statement and BEGIN. The
+// Package executorsql gives the benchmarks and the wire tests the
+// statements pgrest's executor sends whatever the request: the settings
+// statement, BEGIN and the session reset after COMMIT. The
 // executor does not export them (a benchmark is no reason to widen its
 // API), and a copy in a tool would drift from what pgrest sends unseen, so
 // they are read from the executor's source: string constants that are
@@ -27,6 +28,10 @@ type Statements struct {
 	Settings string
 	// BeginReadOnly and BeginReadWrite are executor/runner.go's BEGINs.
 	BeginReadOnly, BeginReadWrite string
+	// SessionReset is executor/session_reset.go's sessionReset: the
+	// statements sent after COMMIT, in the same pipeline, so that nothing
+	// a request left at session level reaches the next one.
+	SessionReset []string
 }
 
 // Load reads the statements from the executor's source.
@@ -48,6 +53,9 @@ func Load() (Statements, error) {
 			return Statements{}, err
 		}
 	}
+	if s.SessionReset, err = stringList(filepath.Join(root, "executor/session_reset.go"), "sessionReset"); err != nil {
+		return Statements{}, err
+	}
 	return s, nil
 }
 
@@ -65,29 +73,60 @@ func MustLoad() Statements {
 // stringConst evaluates the string constant name declared in file, a
 // concatenation of string literals.
 func stringConst(file, name string) (string, error) {
-	f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.SkipObjectResolution)
+	e, err := declared(file, token.CONST, name)
 	if err != nil {
 		return "", err
 	}
+	if v, ok := literal(e); ok {
+		return v, nil
+	}
+	return "", fmt.Errorf("%s in %s is no longer a concatenation of string literals", name, file)
+}
+
+// stringList evaluates the variable name declared in file as an array or
+// slice literal of string literals.
+func stringList(file, name string) ([]string, error) {
+	e, err := declared(file, token.VAR, name)
+	if err != nil {
+		return nil, err
+	}
+	lit, ok := e.(*ast.CompositeLit)
+	if !ok {
+		return nil, fmt.Errorf("%s in %s is no longer a list literal", name, file)
+	}
+	var list []string
+	for _, e := range lit.Elts {
+		v, ok := literal(e)
+		if !ok {
+			return nil, fmt.Errorf("%s in %s is no longer a list of string literals", name, file)
+		}
+		list = append(list, v)
+	}
+	return list, nil
+}
+
+// declared is the value of the constant or variable (tok) name declared
+// at the top level of file.
+func declared(file string, tok token.Token, name string) (ast.Expr, error) {
+	f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.SkipObjectResolution)
+	if err != nil {
+		return nil, err
+	}
 	for _, d := range f.Decls {
 		g, ok := d.(*ast.GenDecl)
-		if !ok || g.Tok != token.CONST {
+		if !ok || g.Tok != tok {
 			continue
 		}
 		for _, s := range g.Specs {
 			vs := s.(*ast.ValueSpec)
 			for i, n := range vs.Names {
-				if n.Name != name || i >= len(vs.Values) {
-					continue
+				if n.Name == name && i < len(vs.Values) {
+					return vs.Values[i], nil
 				}
-				if v, ok := literal(vs.Values[i]); ok {
-					return v, nil
-				}
-				return "", fmt.Errorf("%s in %s is no longer a concatenation of string literals", name, file)
 			}
 		}
 	}
-	return "", fmt.Errorf("%s: constant %s not found", file, name)
+	return nil, fmt.Errorf("%s: %s %s not found", file, tok, name)
 }
 
 func literal(e ast.Expr) (string, bool) {

@@ -15,9 +15,14 @@ type specRequest struct {
 	path   string
 	// header alternates name, value.
 	header []string
-	status int
-	body   string
-	match  map[string]string
+	// reqBody is the request's body.
+	reqBody string
+	status  int
+	body    string
+	// raw compares body byte for byte: the bodies of media type
+	// handlers are not JSON.
+	raw   bool
+	match map[string]string
 }
 
 // runSpecRequests sends each case to s as a subtest.
@@ -33,7 +38,29 @@ func runSpecRequests(t *testing.T, s *server, cases []specRequest) {
 			if status == 0 {
 				status = http.StatusOK
 			}
-			s.Do(t, method, c.path, "", c.header...).Expect(t, status, c.body, c.match)
+			res := s.Do(t, method, c.path, c.reqBody, c.header...)
+			if c.raw {
+				expectRaw(t, res, status, c.body, c.match)
+				return
+			}
+			res.Expect(t, status, c.body, c.match)
 		})
+	}
+}
+
+// expectRaw expects the status, the body as bytes and the headers ("" for
+// absent).
+func expectRaw(t *testing.T, res *response, status int, body string, match map[string]string) {
+	t.Helper()
+	if res.Status != status {
+		t.Fatalf("status %d, want %d; body %q", res.Status, status, res.Body)
+	}
+	if string(res.Body) != body {
+		t.Errorf("body\n%q\nwant\n%q", res.Body, body)
+	}
+	for n, want := range match {
+		if got, present := res.Header.Get(n), len(res.Header.Values(n)) > 0; got != want || (want == "" && present) {
+			t.Errorf("header %s: %q, want %q", n, got, want)
+		}
 	}
 }

@@ -110,17 +110,9 @@ func requestMessages(t *testing.T, s *pgresttest.Server, rec *recorder, path str
 }
 
 // resetStatements are the statements that reset the session after each
-// transaction, in the order pgrest sends them (see executor's
-// session_reset.go), and reset is the messages of their Bind and Execute.
-var resetStatements = []string{
-	"CLOSE ALL",
-	"SET SESSION AUTHORIZATION DEFAULT",
-	"RESET ALL",
-	"UNLISTEN *",
-	"SELECT pg_catalog.pg_advisory_unlock_all()",
-	"DISCARD TEMP",
-	"DISCARD SEQUENCES",
-}
+// transaction, in the order pgrest sends them (executor/session_reset.go),
+// and reset is the messages of their Bind and Execute.
+var resetStatements = executorSQL.SessionReset
 
 var reset = strings.Repeat("BE", len(resetStatements))
 

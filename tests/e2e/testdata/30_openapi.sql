@@ -99,3 +99,53 @@ create table oa.openapi_types (
   a_jsonb_arr         jsonb[]
 );
 grant select on oa.openapi_types to web_anon, webuser;
+
+-- PostgREST's menagerie, openapi_defaults and varied_arguments_openapi:
+-- the enum's format, defaults and the types of function arguments its
+-- OpenApiSpec describes.
+create type oa.enum_menagerie_type as enum ('foo', 'bar');
+
+create table oa.menagerie (
+  "integer" integer not null,
+  double double precision not null,
+  "varchar" character varying not null,
+  "boolean" boolean not null,
+  date date not null,
+  money money not null,
+  enum oa.enum_menagerie_type not null
+);
+
+create table oa.openapi_defaults(
+  "text" text default 'default',
+  "boolean" boolean default false,
+  "integer" integer default 42,
+  "numeric" numeric default 42.2,
+  "date" date default '1900-01-01'::date,
+  "time" time default '13:00:00'::time without time zone
+);
+grant select on oa.menagerie, oa.openapi_defaults to web_anon, webuser;
+
+create function oa.varied_arguments_openapi(
+  double double precision,
+  "varchar" character varying,
+  "boolean" boolean,
+  date date,
+  money money,
+  enum oa.enum_menagerie_type,
+  text_arr text[],
+  int_arr int[],
+  bool_arr boolean[],
+  char_arr char[],
+  varchar_arr varchar[],
+  bigint_arr bigint[],
+  numeric_arr numeric[],
+  json_arr json[],
+  jsonb_arr jsonb[],
+  "integer" integer default 42,
+  "json" json default '{}',
+  jsonb jsonb default '{}'
+) returns json language sql immutable
+as $_$ select json_build_object('double', double) $_$;
+comment on function oa.varied_arguments_openapi is $_$An RPC function
+
+Just a test for RPC function arguments$_$;
