@@ -153,16 +153,21 @@ func (e *Executor) Serve(w http.ResponseWriter, r *http.Request, id jwtauth.Iden
 	e.logLegacyNames(r, out.legacyNames)
 	if timing != nil {
 		now := time.Now()
-		if out.timing != nil {
-			timing.transaction = out.timing.transaction
+		if t := out.timing(); t != nil {
+			timing.transaction = t.transaction
 		}
 		timing.plan = now.Sub(mark) - timing.transaction
 		// The response phase is what remains: header writing and copying
 		// the body, measured up to the moment the header must be sent.
 		timing.responseFrom = now
-		out.timing = timing
+		out.setTiming(timing)
 	}
-	outcome.Status = out.write(w, r, e.profileHeader(req))
+	status, err := out.write(w, r, e.profileHeader(req))
+	outcome.Status = status
+	if err != nil {
+		outcome.Aborted = true
+		e.logAborted(r, err)
+	}
 	return outcome
 }
 

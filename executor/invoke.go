@@ -102,8 +102,10 @@ func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schem
 		if err := decodeHandlerBody(out, rep); err != nil {
 			return nil, err
 		}
-		out.contentType = rep.ContentType()
 	}
+	// The Content-Type is the negotiated media type's, as PostgREST's:
+	// a scalar asked for as vnd.pgrst.object is answered as one.
+	out.contentType = rep.ContentType()
 	// Every call result carries a Content-Range, as in PostgREST: "0-0/*"
 	// for one value, void included ("0-0/1" counted).
 	out.contentRange = contentRange(0, out.pageTotal, out.total)

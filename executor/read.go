@@ -29,7 +29,12 @@ func (e *Executor) read(r *http.Request, req *apirequest.Request, cache *schemac
 	if aerr != nil {
 		return nil, aerr
 	}
-	main, explain := sqlgen.Read(p, e.readOptions(req, rep))
+	opts := e.readOptions(req, rep)
+	// The rows stream (see stream.go) unless the request asks for the
+	// plan, which is then the aggregated statement's, as PostgREST's.
+	_, planned := planOf(r.Context())
+	opts.Stream = !planned
+	main, explain := sqlgen.Read(p, opts)
 	out, err := e.readTransaction(r, req, cache, id, p, rep, main, explain, txOptions{readOnly: true})
 	if err != nil {
 		return nil, planLegacyNames(err, p)
@@ -142,11 +147,13 @@ func (e *Executor) readTransaction(r *http.Request, req *apirequest.Request, cac
 	if explain != nil {
 		planned, err := plannedRows(extraResults[0])
 		if err != nil {
+			out.discardStream()
 			return nil, err
 		}
 		out.total = countTotal(count, out.total, planned, e.cfg.MaxRows)
 	}
 	if err := decodeHandlerBody(out, rep); err != nil {
+		out.discardStream()
 		return nil, err
 	}
 	out.contentType = rep.ContentType()
@@ -156,7 +163,11 @@ func (e *Executor) readTransaction(r *http.Request, req *apirequest.Request, cac
 	// out.preferenceApplied holds what the transaction honoured: tx=. timezone=
 	// follows, in Serve (timezoneApplied).
 	out.preferenceApplied = appliedReadPreferences(req.Preferences, out.preferenceApplied)
-	return out, rangeStatus(out, p.Range.Offset)
+	if err := rangeStatus(out, p.Range.Offset); err != nil {
+		out.discardStream()
+		return out, err
+	}
+	return out, nil
 }
 
 // countTotal is the total of a planned or estimated count, as PostgREST

@@ -104,7 +104,8 @@ func readWithoutDatabase(e *Executor, w http.ResponseWriter, r *http.Request, ca
 		panic(err)
 	}
 	out.contentLocation = contentLocationOf(r, req)
-	return out.write(w, r, "")
+	status, _ := out.write(w, r, "")
+	return status
 }
 
 // processCPU is the CPU time (user and system) this process has used.

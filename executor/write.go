@@ -75,6 +75,7 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 			return nil, aerr
 		}
 		m.Parsers = plan.JSONParsers(cache, rel, m.Columns)
+		m.ColumnsListed = len(q.Columns) > 0
 	}
 	// Preference-Applied, in PostgREST's order.
 	var resolution, missing string

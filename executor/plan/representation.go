@@ -72,16 +72,17 @@ func valueType(ref ColumnRef) string {
 }
 
 // needsToJSON says whether a JSON path on ref needs the value turned into
-// JSON first (to_jsonb(col)->'key', as in PostgREST): a value of a known
-// type other than json and jsonb. A value of unknown type (a column of a
-// function's anonymous result) is left as it is, so a json one keeps its
-// text as written.
+// JSON first (to_jsonb(col)->'key', as in PostgREST): a value of any type
+// but json and jsonb. A value of unknown type (a column of a function's
+// TABLE result) is turned too, as PostgREST turns it, so that a composite
+// there takes arrows (JsonOperatorSpec "works when an RPC returns a
+// dynamic TABLE with a composite type").
 func needsToJSON(ref ColumnRef) bool {
 	if len(ref.JSONPath) == 0 {
 		return false
 	}
 	t := valueType(ref)
-	return t != "" && t != "json" && t != "jsonb"
+	return t != "json" && t != "jsonb"
 }
 
 // needsToTsVector says whether a full-text filter on ref needs the value

@@ -151,9 +151,10 @@ func TestWriteParsesBodiesThroughRepresentations(t *testing.T) {
 	upd := sqlgen.Write(sqlgen.Mutation{Kind: sqlgen.Update, Relation: rel, Columns: cols, Parsers: parsers,
 		Payload: []byte(`{"label_color":"#000001"}`)}, p, sqlgen.WriteOptions{Minimal: true}).SQL.String()
 	for _, w := range []string{
-		`"label_color" = "reps"."color"($1::json -> $2::text)`,
+		`"label_color" = "reps"."color"(pgrst_el.j -> $2::text)`,
 		`"id" = pgrst_body."id"`,
-		`pg_catalog.json_populate_record(null::"api"."todos", ($1::json::jsonb - $3::text[])::json)`,
+		`pg_catalog.json_array_elements(pg_catalog.json_build_array($1::json)) as pgrst_el(j)`,
+		`pg_catalog.json_populate_record(null::"api"."todos", (pgrst_el.j::jsonb - $3::text[])::json)`,
 	} {
 		if !strings.Contains(upd, w) {
 			t.Errorf("the update lacks %s\n%s", w, upd)

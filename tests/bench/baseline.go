@@ -153,7 +153,7 @@ func rawPipeline(ctx context.Context, pg *pgconn.PgConn, begin string, wl *workl
 	for i := range sessionReset {
 		p.SendQueryPrepared(resetNames[i], nil, nil, nil)
 	}
-	return readPipeline(p, 4+len(sessionReset), body)
+	return readPipeline(p, 4+len(sessionReset), body, wl.stream)
 }
 
 // resetNames are resetName's, made once: not a string per request.
@@ -169,7 +169,7 @@ var resetNames = func() []string {
 // statement and reads their results. It returns the main statement's body
 // column, appended to body, and whether its page_total is affected. The
 // pipeline is closed.
-func readPipeline(p *pgconn.Pipeline, n int, body []byte) ([]byte, bool, error) {
+func readPipeline(p *pgconn.Pipeline, n int, body []byte, stream *sqlgen.RowStream) ([]byte, bool, error) {
 	if err := p.Sync(); err != nil {
 		_ = p.Close()
 		return body, false, err
@@ -187,12 +187,15 @@ func readPipeline(p *pgconn.Pipeline, n int, body []byte) ([]byte, bool, error) 
 			_ = p.Close()
 			return body, false, fmt.Errorf("pipeline result %d: unexpected %T", i, res)
 		}
-		for rr.NextRow() {
+		for row := 0; rr.NextRow(); row++ {
 			if i == mainIndex {
 				vals := rr.Values()
-				body = append(body, vals[sqlgen.ColBody]...)
-				written = isAffected(pgx.TextFormatCode, vals[sqlgen.ColPageTotal])
+				body = addMainRow(body, stream, row, vals)
+				written = written || isAffected(pgx.TextFormatCode, vals[sqlgen.ColPageTotal])
 			}
+		}
+		if i == mainIndex {
+			body = endMainBody(body, stream)
 		}
 		if _, err := rr.Close(); err != nil {
 			_ = p.Close()
@@ -250,11 +253,12 @@ func (e *env) naiveOp(wl *workload) op {
 		}
 		body = body[:0]
 		written := false
-		for rows.Next() {
+		for row := 0; rows.Next(); row++ {
 			vals := rows.RawValues()
-			body = append(body, vals[sqlgen.ColBody]...)
-			written = isAffected(rows.FieldDescriptions()[sqlgen.ColPageTotal].Format, vals[sqlgen.ColPageTotal])
+			body = addMainRow(body, wl.stream, row, vals)
+			written = written || isAffected(rows.FieldDescriptions()[sqlgen.ColPageTotal].Format, vals[sqlgen.ColPageTotal])
 		}
+		body = endMainBody(body, wl.stream)
 		rows.Close()
 		if err := rows.Err(); err != nil {
 			return err

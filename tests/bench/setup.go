@@ -172,6 +172,8 @@ type workload struct {
 	mainSQL  string
 	mainArgs [][]byte
 	mainName string // its prepared statement in the raw baseline
+	// stream, for a read, says how its rows make the body (streamed.go).
+	stream *sqlgen.RowStream
 	// body is the expected response body, taken from pgrest's first
 	// answer and checked against the baselines'.
 	body []byte
@@ -262,7 +264,7 @@ func planWorkloads(ctx context.Context, authDSN string, workloads []*workload) e
 		if err != nil {
 			return fmt.Errorf("%s: %w", wl.name, err)
 		}
-		wl.mainSQL, wl.mainArgs = st.SQL.String(), st.Args
+		wl.mainSQL, wl.mainArgs, wl.stream = st.SQL.String(), st.Args, st.Stream.Rows()
 	}
 	return nil
 }
@@ -286,7 +288,8 @@ func planRead(cache *schemacache.Cache, wl *workload) (sqlgen.Statement, error) 
 	if aerr != nil {
 		return sqlgen.Statement{}, fmt.Errorf("%s %s", aerr.Code, aerr.Message)
 	}
-	main, explain := sqlgen.Read(p, sqlgen.ReadOptions{Representation: rep})
+	// Stream: as executor/read.go asks for every GET.
+	main, explain := sqlgen.Read(p, sqlgen.ReadOptions{Representation: rep, Stream: true})
 	if explain != nil {
 		return sqlgen.Statement{}, errors.New("the baselines send no EXPLAIN")
 	}

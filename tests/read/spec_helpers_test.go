@@ -3,6 +3,8 @@ package read
 import (
 	"net/http"
 	"testing"
+
+	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
 )
 
 // specRequest is one request of PostgREST's spec (test/spec/Feature of
@@ -21,8 +23,11 @@ type specRequest struct {
 	body    string
 	// raw compares body byte for byte: the bodies of media type
 	// handlers are not JSON.
-	raw   bool
-	match map[string]string
+	raw bool
+	// anyBody checks only the status and match: the spec's matcher
+	// names a status alone.
+	anyBody bool
+	match   map[string]string
 }
 
 // runSpecRequests sends each case to s as a subtest.
@@ -38,7 +43,11 @@ func runSpecRequests(t *testing.T, s *server, cases []specRequest) {
 			if status == 0 {
 				status = http.StatusOK
 			}
-			res := s.Do(t, method, c.path, c.reqBody, c.header...)
+			res := sendSpecRequest(t, s, method, c.path, c.reqBody, c.header)
+			if c.anyBody {
+				expectRaw(t, res, status, string(res.Body), c.match)
+				return
+			}
 			if c.raw {
 				expectRaw(t, res, status, c.body, c.match)
 				return
@@ -63,4 +72,29 @@ func expectRaw(t *testing.T, res *response, status int, body string, match map[s
 			t.Errorf("header %s: %q, want %q", n, got, want)
 		}
 	}
+}
+
+// sendSpecRequest sends a request as the spec's request does: a header
+// named twice in header is sent twice (two Prefer headers, say), where
+// Server.Do keeps the last.
+func sendSpecRequest(t *testing.T, s *server, method, path, body string, header []string) *response {
+	t.Helper()
+	req, err := s.Request(method, path, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := map[string]bool{}
+	for i := 0; i+1 < len(header); i += 2 {
+		if named[header[i]] {
+			req.Header.Add(header[i], header[i+1])
+		} else {
+			req.Header.Set(header[i], header[i+1])
+			named[header[i]] = true
+		}
+	}
+	res, err := pgresttest.Send(nil, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
