@@ -4,7 +4,7 @@ import (
 	"strconv"
 
 	"github.com/pgrest/caddy-pgrest/executor/plan"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/executor/sqltext"
 )
 
@@ -21,7 +21,7 @@ const (
 // Mutation is a planned write on one relation.
 type Mutation struct {
 	Kind     MutationKind
-	Relation *schema.Relation
+	Relation *schemacache.Relation
 	// Columns are the payload's columns, in order (Insert, Update).
 	Columns []string
 	// ColumnsListed says Columns come from columns=: the payload's other
@@ -49,7 +49,7 @@ type Mutation struct {
 	KeyMatch [][2]string
 	// Parsers are the data representations that parse the payload's
 	// values of some columns from JSON, by column name.
-	Parsers map[string]*schema.Representation
+	Parsers map[string]*schemacache.Representation
 }
 
 // WriteOptions shape the response part of a write statement.
@@ -358,7 +358,7 @@ func (g *gen) writeWhere(m Mutation, table, alias sqltext.SQL) sqltext.SQL {
 // parsedJSON is the value of column c in the JSON object obj, passed
 // through the column's JSON parser (a data representation): the parser
 // takes the JSON value, not the text json_populate_record would read.
-func (g *gen) parsedJSON(parser *schema.Representation, obj sqltext.SQL, c string) sqltext.SQL {
+func (g *gen) parsedJSON(parser *schemacache.Representation, obj sqltext.SQL, c string) sqltext.SQL {
 	return sqltext.Fmt("%s(%s -> %s::text)",
 		sqltext.Qualified(parser.Function.Schema, parser.Function.Name), obj, g.param(c))
 }

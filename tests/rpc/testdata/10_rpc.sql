@@ -1,8 +1,8 @@
--- Fixture of the function-call tests (tests/rpc). TestMain loads
--- demo/schema.sql first: its roles (authenticator, web_anon, webuser), the
--- exposed schema api with todos and announcements, and the login pattern
--- (basic_auth.users, basic_auth.sign, api.login). This file adds the
--- database's token secret, the authenticator's password, and functions of
+-- Fixture of the function-call tests (tests/rpc). TestMain loads the roles
+-- (authenticator, web_anon, webuser: demo/roles.sql) and demo/schema.sql
+-- first: the exposed schema api with todos and announcements, and the login
+-- pattern (basic_auth.users, basic_auth.sign, api.login). This file adds the
+-- database's token secret and functions of
 -- every kind PostgREST v12 calls at /rpc/<name>, over a table of books and
 -- the shelves they stand on (for embedding).
 --
@@ -16,9 +16,6 @@ begin
                  'pgrest-rpc-tests-secret-long-enough-0123456789');
 end
 $$;
-
--- Roles are cluster-wide: the other test packages use the same password.
-alter role authenticator password 'authenticator-password';
 
 -- Data -------------------------------------------------------------------
 
