@@ -71,3 +71,9 @@ func expectRaw(t *testing.T, res *response, status int, body string, match map[s
 		}
 	}
 }
+
+// specJSONType is the Content-Type of the spec's matchContentTypeJson.
+const specJSONType = "application/json; charset=utf-8"
+
+// specJSON is the match of the spec's matchContentTypeJson alone.
+var specJSON = map[string]string{"Content-Type": specJSONType}
