@@ -7,7 +7,7 @@ import (
 	apierr "github.com/pgrest/caddy-pgrest/errors"
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
 	"github.com/pgrest/caddy-pgrest/executor/plan"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
 	"github.com/pgrest/caddy-pgrest/jwtauth"
 )
@@ -15,7 +15,7 @@ import (
 // invoke answers GET, HEAD and POST on /rpc/<function>. Rows a function
 // returns take the read language (select, filters, order, limit, embeds,
 // counts) as a table's do.
-func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity) (*output, error) {
+func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schemacache.Cache, id jwtauth.Identity) (*output, error) {
 	isPost := req.Method == http.MethodPost
 	parse := req.ParseRPCQuery
 	if isPost {
@@ -39,7 +39,7 @@ func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schem
 		}
 		checks = pageChecks{maxAffectedCheck(*prefs.MaxAffected)}
 	}
-	if fn.Returns.Shape == schema.ReturnsComposite {
+	if fn.Returns.Shape == schemacache.ReturnsComposite {
 		out, err := e.invokeRows(r, req, cache, id, q, fn, call, readOnly, checks)
 		if err != nil {
 			return nil, err
@@ -50,7 +50,7 @@ func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schem
 	// A scalar result renders as JSON or, for a function returning a
 	// media type domain, as that media type: negotiated before the call.
 	rep, aerr := negotiateMedia(r.Header.Get("Accept"), cache, mediaTarget{
-		name: schema.QualifiedName{Schema: fn.Schema, Name: fn.Name}, defaultSelect: hasDefaultSelect(q), scalar: true})
+		name: schemacache.QualifiedName{Schema: fn.Schema, Name: fn.Name}, defaultSelect: hasDefaultSelect(q), scalar: true})
 	if aerr != nil {
 		return nil, aerr
 	}
@@ -91,7 +91,7 @@ func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schem
 	// for one value, void included ("0-0/1" counted).
 	out.contentRange = contentRange(0, out.pageTotal, out.total)
 	switch {
-	case fn.Returns.Shape == schema.ReturnsVoid:
+	case fn.Returns.Shape == schemacache.ReturnsVoid:
 		out.status, out.noBody = http.StatusNoContent, true
 	case fn.Returns.Set:
 		// Every count of a set of scalars is exact: there is no table
@@ -130,8 +130,8 @@ func (e *Executor) appliedCallPreferences(p apirequest.Preferences) []string {
 // invokeRows calls a function returning rows through the read path. The
 // rows are those of the table the function returns, when it returns one
 // (so they embed like the table's), else of an anonymous row type.
-func (e *Executor) invokeRows(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity,
-	q *apirequest.Query, fn *schema.Function, call *plan.Call, readOnly bool, checks pageChecks) (*output, error) {
+func (e *Executor) invokeRows(r *http.Request, req *apirequest.Request, cache *schemacache.Cache, id jwtauth.Identity,
+	q *apirequest.Query, fn *schemacache.Function, call *plan.Call, readOnly bool, checks pageChecks) (*output, error) {
 	// A call's rows are counted exactly for count=exact and estimated and
 	// not at all for planned, as PostgREST counts them.
 	counted := *req
@@ -142,7 +142,7 @@ func (e *Executor) invokeRows(r *http.Request, req *apirequest.Request, cache *s
 	req = &counted
 	rel, ok := cache.Relation(fn.Returns.RelationSchema, fn.Returns.RelationName)
 	if !ok {
-		rel = &schema.Relation{Schema: fn.Schema, Name: fn.Name}
+		rel = &schemacache.Relation{Schema: fn.Schema, Name: fn.Name}
 	}
 	p, rep, aerr := e.planRead(r, req, cache, rel, q)
 	if aerr != nil {

@@ -10,13 +10,13 @@ import (
 	apierr "github.com/pgrest/caddy-pgrest/errors"
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
 	"github.com/pgrest/caddy-pgrest/executor/plan"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
 	"github.com/pgrest/caddy-pgrest/jwtauth"
 )
 
 // read answers GET and HEAD on a table or view, in a read-only transaction.
-func (e *Executor) read(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity) (*output, error) {
+func (e *Executor) read(r *http.Request, req *apirequest.Request, cache *schemacache.Cache, id jwtauth.Identity) (*output, error) {
 	rel, ok := cache.Relation(req.Schema, req.Name)
 	if !ok {
 		return nil, apierr.TableNotFound(req.Schema, req.Name, closestRelation(cache, req.Schema, req.Name))
@@ -102,7 +102,7 @@ func querySorted(rawQuery string) bool {
 
 // planRead negotiates the representation and plans a read of rel's rows
 // (a table's, or a function's result).
-func (e *Executor) planRead(r *http.Request, req *apirequest.Request, cache *schema.Cache, rel *schema.Relation,
+func (e *Executor) planRead(r *http.Request, req *apirequest.Request, cache *schemacache.Cache, rel *schemacache.Relation,
 	q *apirequest.Query) (*plan.Read, apirequest.Representation, *apierr.Error) {
 	rep, aerr := negotiateMedia(r.Header.Get("Accept"), cache, relationTarget(rel, q))
 	if aerr != nil {
@@ -131,7 +131,7 @@ func (e *Executor) readOptions(req *apirequest.Request, rep apirequest.Represent
 // readTransaction runs a read statement (and its EXPLAIN, for planned
 // counts) and turns the result into a response: the total, the singular
 // check, Content-Type, Content-Range and the status.
-func (e *Executor) readTransaction(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity,
+func (e *Executor) readTransaction(r *http.Request, req *apirequest.Request, cache *schemacache.Cache, id jwtauth.Identity,
 	p *plan.Read, rep apirequest.Representation, main sqlgen.Statement, explain *sqlgen.Statement,
 	opts txOptions) (*output, error) {
 	count := req.Preferences.Count
@@ -239,7 +239,7 @@ func plannedRows(res *txResult) (int64, error) {
 }
 
 // closestRelation suggests a relation of schema for a misspelt name.
-func closestRelation(cache *schema.Cache, schemaName, name string) string {
+func closestRelation(cache *schemacache.Cache, schemaName, name string) string {
 	names := make([]string, 0, len(cache.Relations[schemaName]))
 	for n := range cache.Relations[schemaName] {
 		names = append(names, n)

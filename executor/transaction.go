@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
 	"github.com/pgrest/caddy-pgrest/executor/sqltext"
 	"github.com/pgrest/caddy-pgrest/jwtauth"
@@ -22,7 +22,7 @@ import (
 // a read-write transaction's result runs in SQL too (see guard.go), so an
 // error response never leaves a write behind. The extras' results are
 // returned in order.
-func (e *Executor) transact(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity,
+func (e *Executor) transact(r *http.Request, req *apirequest.Request, cache *schemacache.Cache, id jwtauth.Identity,
 	main sqlgen.Statement, readOnly bool, extras ...sqlgen.Statement) (*output, []*txResult, error) {
 	return e.transactWith(r, req, cache, id, main, txOptions{readOnly: readOnly, extras: extras})
 }
@@ -38,14 +38,14 @@ type txOptions struct {
 	// settings are set for the transaction with the request's own (a
 	// function's SET clauses, which PostgreSQL would apply only inside
 	// the function, too late for statement_timeout).
-	settings []schema.Setting
+	settings []schemacache.Setting
 	// volatile marks the call of a VOLATILE function, which runs on the
 	// primary even when read-only.
 	volatile bool
 }
 
 // transactWith is transact with options.
-func (e *Executor) transactWith(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity,
+func (e *Executor) transactWith(r *http.Request, req *apirequest.Request, cache *schemacache.Cache, id jwtauth.Identity,
 	main sqlgen.Statement, opts txOptions) (*output, []*txResult, error) {
 	if p, ok := planOf(r.Context()); ok {
 		return nil, nil, e.explainTransaction(r, req, cache, id, main, opts, p)
@@ -197,7 +197,7 @@ func (e *Executor) logQueries(statements []sqlgen.Statement) {
 }
 
 // legacyClaims says whether claims go one setting per claim.
-func (e *Executor) legacyClaims(cache *schema.Cache) bool {
+func (e *Executor) legacyClaims(cache *schemacache.Cache) bool {
 	switch e.cfg.LegacyClaims {
 	case LegacyClaimsTrue:
 		return true

@@ -14,7 +14,7 @@ import (
 	apierr "github.com/pgrest/caddy-pgrest/errors"
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
 	"github.com/pgrest/caddy-pgrest/executor/plan"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
 	"github.com/pgrest/caddy-pgrest/jwtauth"
 )
@@ -22,7 +22,7 @@ import (
 // write answers POST, PATCH, PUT and DELETE on a table or view. The
 // mutation and the response rows are one statement; checks that can fail
 // after it (max-affected, a singular response, a PUT's key) roll back.
-func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity) (*output, error) {
+func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schemacache.Cache, id jwtauth.Identity) (*output, error) {
 	rel, ok := cache.Relation(req.Schema, req.Name)
 	if !ok {
 		return nil, apierr.TableNotFound(req.Schema, req.Name, closestRelation(cache, req.Schema, req.Name))
@@ -146,7 +146,7 @@ func prefix(name, value string) string {
 }
 
 // shapeWrite sets the status, headers and body PostgREST gives a write.
-func (e *Executor) shapeWrite(out *output, req *apirequest.Request, rel *schema.Relation, rep apirequest.Representation,
+func (e *Executor) shapeWrite(out *output, req *apirequest.Request, rel *schemacache.Relation, rep apirequest.Representation,
 	headersOnly bool, prefs apirequest.Preferences, m *plan.Mutation) {
 	full := prefs.Return == "representation"
 	var total *int64
@@ -203,7 +203,7 @@ func (e *Executor) shapeWrite(out *output, req *apirequest.Request, rel *schema.
 // primary key: the path filtering on its key ("/items?id=eq.1"), the key
 // columns in the relation's column order, a NULL key as is.null, as
 // PostgREST writes it.
-func location(rel *schema.Relation, body []byte) string {
+func location(rel *schemacache.Relation, body []byte) string {
 	key := plan.KeyColumns(rel)
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber() // a bigint key keeps every digit

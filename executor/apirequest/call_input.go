@@ -7,7 +7,7 @@ import (
 	"sort"
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
 
 // CallInput is what a request passes to a function, read before the
@@ -142,7 +142,7 @@ func jsonCallInput(raw []byte, anyShape bool) (*CallInput, *apierr.Error) {
 // ArgumentsFor is the JSON object of arguments for fn. A name given more
 // than once in a query string or form is an array for a variadic or array
 // parameter and its last value otherwise, as PostgREST reads it.
-func (in *CallInput) ArgumentsFor(fn *schema.Function) []byte {
+func (in *CallInput) ArgumentsFor(fn *schemacache.Function) []byte {
 	if in.Values == nil {
 		return in.Object
 	}
@@ -167,13 +167,13 @@ func (in *CallInput) ArgumentsFor(fn *schema.Function) []byte {
 }
 
 // fnParam is fn's parameter named name (the zero Param if none).
-func fnParam(fn *schema.Function, name string) schema.Param {
+func fnParam(fn *schemacache.Function, name string) schemacache.Param {
 	for _, p := range fn.Params {
 		if p.Name == name {
 			return p
 		}
 	}
-	return schema.Param{}
+	return schemacache.Param{}
 }
 
 func sortedArgNames(m map[string][]string) []string {

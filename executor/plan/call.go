@@ -2,22 +2,21 @@ package plan
 
 import (
 	"encoding/hex"
-	"encoding/json"
 	"net/http"
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
 
 // Call is a planned function call.
 type Call struct {
-	Function *schema.Function
+	Function *schemacache.Function
 	// Given are the parameters the request supplies, in declaration order;
 	// the others take their defaults.
-	Given []schema.Param
+	Given []schemacache.Param
 	// WholeBody passes the request body as the function's single
-	// parameter (an unnamed json/jsonb one, or Prefer: params=single-object;
+	// parameter (an unnamed json/jsonb one;
 	// an unnamed text, xml or bytea one takes a raw text/plain, text/xml or
 	// application/octet-stream body).
 	WholeBody bool
@@ -29,7 +28,7 @@ type Call struct {
 	Count bool
 	// Handler, when set, renders a scalar result: the function returns
 	// its media type domain, and the value is the body as it is.
-	Handler *schema.MediaHandler
+	Handler *schemacache.MediaHandler
 	// RecordPageTotal is ReadOptions.RecordPageTotal for CallFunction.
 	RecordPageTotal bool
 }
@@ -38,7 +37,7 @@ type Call struct {
 // read (the body of a POST by its media type, the query string of a GET
 // or HEAD), the overload they choose, and the arguments passed to it.
 // The range, count and media handler of the response are the caller's.
-func BuildCall(cache *schema.Cache, req *apirequest.Request, q *apirequest.Query) (*Call, *apierr.Error) {
+func BuildCall(cache *schemacache.Cache, req *apirequest.Request, q *apirequest.Query) (*Call, *apierr.Error) {
 	isPost := req.Method == http.MethodPost
 	in, aerr := apirequest.ReadCallInput(req, q, isPost)
 	if aerr != nil {
@@ -50,8 +49,6 @@ func BuildCall(cache *schema.Cache, req *apirequest.Request, q *apirequest.Query
 	}
 	call := &Call{Function: fn, WholeBody: wholeBody}
 	switch {
-	case wholeBody && req.Preferences.Params == "single-object":
-		call.Args = singleObjectBody(in)
 	case wholeBody:
 		call.Args = wholeBodyArgument(fn, in.Body)
 	default:
@@ -65,25 +62,10 @@ func BuildCall(cache *schema.Cache, req *apirequest.Request, q *apirequest.Query
 	return call, nil
 }
 
-// singleObjectBody is the one argument of Prefer: params=single-object: the
-// body, or the arguments of a query string or form as one object of
-// strings (a repeated name keeps its last value).
-func singleObjectBody(in *apirequest.CallInput) []byte {
-	if in.Values == nil {
-		return in.Body
-	}
-	obj := make(map[string]string, len(in.Values))
-	for k, vs := range in.Values {
-		obj[k] = vs[len(vs)-1]
-	}
-	b, _ := json.Marshal(obj)
-	return b
-}
-
 // wholeBodyArgument is the body as the bound value of fn's one parameter.
 // Values travel in text format, so a bytea parameter takes the body in
 // bytea's hex input form, every byte intact.
-func wholeBodyArgument(fn *schema.Function, body []byte) []byte {
+func wholeBodyArgument(fn *schemacache.Function, body []byte) []byte {
 	if fn.Params[0].Type != "bytea" {
 		return body
 	}

@@ -6,7 +6,7 @@ import (
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
 
 // wholeBodyTypes maps a POST body's media type to the types of the single
@@ -20,7 +20,7 @@ var wholeBodyTypes = map[string][]string{
 
 // takesWholeBody says whether f has a single unnamed parameter of a type
 // that takes a POST body of contentType whole.
-func takesWholeBody(f *schema.Function, contentType string) bool {
+func takesWholeBody(f *schemacache.Function, contentType string) bool {
 	if len(f.Params) != 1 || f.Params[0].Name != "" {
 		return false
 	}
@@ -36,7 +36,7 @@ func takesWholeBody(f *schema.Function, contentType string) bool {
 // parameter named, or a single unnamed one of a type a body can fill
 // (json, jsonb, text, xml, bytea). Functions taking a table's row unnamed
 // stay in the schema cache as computed columns, but are no endpoint.
-func callable(f *schema.Function) bool {
+func callable(f *schemacache.Function) bool {
 	unnamed := 0
 	var t string
 	for _, p := range f.Params {
@@ -58,8 +58,8 @@ func callable(f *schema.Function) bool {
 }
 
 // callableFunctions keeps the callable functions of fs.
-func callableFunctions(fs []*schema.Function) []*schema.Function {
-	var out []*schema.Function
+func callableFunctions(fs []*schemacache.Function) []*schemacache.Function {
+	var out []*schemacache.Function
 	for _, f := range fs {
 		if callable(f) {
 			out = append(out, f)
@@ -75,17 +75,12 @@ func callableFunctions(fs []*schema.Function) []*schema.Function {
 // text/xml, bytea for application/octet-stream. wholeBody reports the
 // latter. Functions PostgREST cannot call (more than one unnamed
 // parameter, or one of another type) are not candidates.
-func resolveFunction(cache *schema.Cache, req *apirequest.Request, in *apirequest.CallInput, isPost bool) (*schema.Function, bool, *apierr.Error) {
+func resolveFunction(cache *schemacache.Cache, req *apirequest.Request, in *apirequest.CallInput, isPost bool) (*schemacache.Function, bool, *apierr.Error) {
 	candidates := callableFunctions(cache.FunctionsNamed(req.Schema, req.Name))
-	singleObject := req.Preferences.Params == "single-object"
 	keys := in.Keys
-	var matches, wholeBody []*schema.Function
+	var matches, wholeBody []*schemacache.Function
 	for _, f := range candidates {
 		switch {
-		case singleObject:
-			if len(f.Params) == 1 && isJSONType(f.Params[0].Type) {
-				wholeBody = append(wholeBody, f)
-			}
 		case paramsMatch(f, keys) && !(in.RawType != "" && len(f.Params) == 0):
 			matches = append(matches, f)
 		case isPost && takesWholeBody(f, req.ContentType):
@@ -102,7 +97,7 @@ func resolveFunction(cache *schema.Cache, req *apirequest.Request, in *apireques
 	case len(wholeBody) > 1:
 		return nil, false, ambiguous(wholeBody)
 	}
-	if in.RawType != "" && !singleObject {
+	if in.RawType != "" {
 		return nil, false, apierr.NoFunctionForBody(req.Schema, req.Name, in.RawType)
 	}
 	return nil, false, noFunction(cache, req, keys, candidates, isPost)
@@ -110,7 +105,7 @@ func resolveFunction(cache *schema.Cache, req *apirequest.Request, in *apireques
 
 // paramsMatch: the given keys are exactly the required parameters plus
 // any of the optional ones.
-func paramsMatch(f *schema.Function, keys []string) bool {
+func paramsMatch(f *schemacache.Function, keys []string) bool {
 	names := make(map[string]bool, len(f.Params))
 	for _, p := range f.Params {
 		if p.Name == "" {
@@ -131,8 +126,6 @@ func paramsMatch(f *schema.Function, keys []string) bool {
 	return true
 }
 
-func isJSONType(t string) bool { return t == "json" || t == "jsonb" }
-
 func contains(list []string, s string) bool {
 	for _, v := range list {
 		if v == s {
@@ -143,7 +136,7 @@ func contains(list []string, s string) bool {
 }
 
 // ambiguous is PGRST203 listing each candidate's signature.
-func ambiguous(fs []*schema.Function) *apierr.Error {
+func ambiguous(fs []*schemacache.Function) *apierr.Error {
 	sigs := make([]string, len(fs))
 	for i, f := range fs {
 		params := make([]string, len(f.Params))
@@ -158,7 +151,7 @@ func ambiguous(fs []*schema.Function) *apierr.Error {
 
 // noFunction is PGRST202, with a hint at the closest function name or,
 // when the name exists, the closest parameter list.
-func noFunction(cache *schema.Cache, req *apirequest.Request, keys []string, candidates []*schema.Function, isPost bool) *apierr.Error {
+func noFunction(cache *schemacache.Cache, req *apirequest.Request, keys []string, candidates []*schemacache.Function, isPost bool) *apierr.Error {
 	searched := " without parameters"
 	if len(keys) == 1 {
 		searched = " with parameter " + keys[0]

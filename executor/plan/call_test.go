@@ -7,25 +7,25 @@ import (
 
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
 	"github.com/pgrest/caddy-pgrest/executor/plan"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
 
 // callCache holds functions of schema api: add(a int, b int default),
 // echo(json) taking a body whole, blob(bytea) taking a raw body, and two
 // overloads of twice, one per parameter name.
-func callCache() *schema.Cache {
-	fn := func(name string, params ...schema.Param) *schema.Function {
-		return &schema.Function{Schema: "api", Name: name, Params: params, Volatility: 'v',
-			Returns: schema.Return{Shape: schema.ReturnsScalar, Type: "integer"}}
+func callCache() *schemacache.Cache {
+	fn := func(name string, params ...schemacache.Param) *schemacache.Function {
+		return &schemacache.Function{Schema: "api", Name: name, Params: params, Volatility: 'v',
+			Returns: schemacache.Return{Shape: schemacache.ReturnsScalar, Type: "integer"}}
 	}
-	return schema.Build(&schema.Catalog{
+	return schemacache.Build(&schemacache.Catalog{
 		Schemas: []string{"api"},
-		Functions: []*schema.Function{
-			fn("add", schema.Param{Name: "a", Type: "integer"}, schema.Param{Name: "b", Type: "integer", HasDefault: true}),
-			fn("echo", schema.Param{Type: "json"}),
-			fn("blob", schema.Param{Type: "bytea"}),
-			fn("twice", schema.Param{Name: "x", Type: "integer", HasDefault: true}),
-			fn("twice", schema.Param{Name: "y", Type: "integer", HasDefault: true}),
+		Functions: []*schemacache.Function{
+			fn("add", schemacache.Param{Name: "a", Type: "integer"}, schemacache.Param{Name: "b", Type: "integer", HasDefault: true}),
+			fn("echo", schemacache.Param{Type: "json"}),
+			fn("blob", schemacache.Param{Type: "bytea"}),
+			fn("twice", schemacache.Param{Name: "x", Type: "integer", HasDefault: true}),
+			fn("twice", schemacache.Param{Name: "y", Type: "integer", HasDefault: true}),
 		},
 	})
 }
@@ -36,7 +36,6 @@ func TestBuildCall(t *testing.T) {
 	cache := callCache()
 	tests := []struct {
 		name, method, function, query, contentType, body string
-		prefs                                            apirequest.Preferences
 		wantGiven                                        []string
 		wholeBody                                        bool
 		wantArgs, wantErr                                string
@@ -51,9 +50,6 @@ func TestBuildCall(t *testing.T) {
 			contentType: "application/json", body: `{"k":[1,2]}`, wholeBody: true, wantArgs: `{"k":[1,2]}`},
 		{name: "a bytea parameter takes a raw body in hex", method: http.MethodPost, function: "blob",
 			contentType: "application/octet-stream", body: "\x00\xff", wholeBody: true, wantArgs: `\x00ff`},
-		{name: "params=single-object passes the form as one object", method: http.MethodPost, function: "echo",
-			contentType: "application/x-www-form-urlencoded", body: "k=1&k=2",
-			prefs: apirequest.Preferences{Params: "single-object"}, wholeBody: true, wantArgs: `{"k":"2"}`},
 		{name: "a missing required parameter is PGRST202", method: http.MethodGet, function: "add",
 			query: "b=1", wantErr: "PGRST202"},
 		{name: "an unknown function is PGRST202", method: http.MethodGet, function: "nope", wantErr: "PGRST202"},
@@ -71,7 +67,7 @@ func TestBuildCall(t *testing.T) {
 			if aerr != nil {
 				t.Fatal(aerr.Message)
 			}
-			req := &apirequest.Request{Method: tt.method, Schema: "api", Name: tt.function, Preferences: tt.prefs,
+			req := &apirequest.Request{Method: tt.method, Schema: "api", Name: tt.function,
 				ContentType: tt.contentType, Body: []byte(tt.body)}
 			call, aerr := plan.BuildCall(cache, req, q)
 			if tt.wantErr != "" {

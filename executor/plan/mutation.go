@@ -5,7 +5,7 @@ import (
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
 
 // MutationKind is the statement a write runs.
@@ -21,7 +21,7 @@ const (
 // Mutation is a planned write on one relation.
 type Mutation struct {
 	Kind     MutationKind
-	Relation *schema.Relation
+	Relation *schemacache.Relation
 	// Columns are the payload's columns, in order (Insert, Update).
 	Columns []string
 	// ColumnsListed says Columns come from columns=: the payload's other
@@ -49,7 +49,7 @@ type Mutation struct {
 	KeyMatch [][2]string
 	// Parsers are the data representations that parse the payload's
 	// values of some columns from JSON, by column name.
-	Parsers map[string]*schema.Representation
+	Parsers map[string]*schemacache.Representation
 }
 
 // Mutate plans the write req asks of root's relation: the body parsed by
@@ -57,7 +57,7 @@ type Mutation struct {
 // the rows root's filters, order, limit and offset choose (root is the
 // request's read plan, left as it is). Its errors come in PostgREST's
 // order: the body, its columns, then a PUT's key.
-func Mutate(cache *schema.Cache, root *Read, req *apirequest.Request, q *apirequest.Query) (*Mutation, *apierr.Error) {
+func Mutate(cache *schemacache.Cache, root *Read, req *apirequest.Request, q *apirequest.Query) (*Mutation, *apierr.Error) {
 	rel := root.Relation
 	prefs := req.Preferences
 	m := &Mutation{Relation: rel}
@@ -123,7 +123,7 @@ func Mutate(cache *schema.Cache, root *Read, req *apirequest.Request, q *apirequ
 // view the one PostgREST infers from a base table whose primary key the
 // view shows. PUT, the Location of headers-only and an upsert without
 // on_conflict use it.
-func KeyColumns(rel *schema.Relation) []string {
+func KeyColumns(rel *schemacache.Relation) []string {
 	if rel.IsView() {
 		return rel.ViewPrimaryKey
 	}
@@ -132,7 +132,7 @@ func KeyColumns(rel *schema.Relation) []string {
 
 // payloadColumns are the columns a write takes from its body: columns=
 // when given, else the body's keys; each must be a column (PGRST204).
-func payloadColumns(rel *schema.Relation, columns []string, body *apirequest.Payload) ([]string, *apierr.Error) {
+func payloadColumns(rel *schemacache.Relation, columns []string, body *apirequest.Payload) ([]string, *apierr.Error) {
 	keys := body.Keys
 	if len(columns) > 0 {
 		keys = columns
@@ -148,7 +148,7 @@ func payloadColumns(rel *schema.Relation, columns []string, body *apirequest.Pay
 // putKey checks a PUT's filters: exactly one eq filter on each primary
 // key column and nothing else (PGRST105). It returns the key values,
 // which the body's must equal.
-func putKey(rel *schema.Relation, where *Read) ([][2]string, *apierr.Error) {
+func putKey(rel *schemacache.Relation, where *Read) ([][2]string, *apierr.Error) {
 	pk := KeyColumns(rel)
 	if len(pk) == 0 || len(where.Where) != len(pk) {
 		return nil, apierr.InvalidFilters()

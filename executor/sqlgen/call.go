@@ -5,7 +5,7 @@ import (
 
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
 	"github.com/pgrest/caddy-pgrest/executor/plan"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/executor/sqltext"
 )
 
@@ -19,7 +19,7 @@ func CallFunction(c plan.Call) Statement {
 	f := c.Function
 	g := &gen{}
 	var inner, body sqltext.SQL
-	if f.Returns.Shape == schema.ReturnsVoid {
+	if f.Returns.Shape == schemacache.ReturnsVoid {
 		inner = sqltext.Fmt("select from %s pgrst_call", g.callFrom(c))
 		body = sqltext.Const("'null'")
 	} else {
@@ -36,10 +36,10 @@ func CallFunction(c plan.Call) Statement {
 		}
 	}
 	bodyText := sqltext.Fmt("%s::text", body)
-	if c.Handler != nil && f.Returns.Shape == schema.ReturnsScalar && !f.Returns.Set {
+	if c.Handler != nil && f.Returns.Shape == schemacache.ReturnsScalar && !f.Returns.Set {
 		bodyText = scalarHandlerBody(c.Handler)
 	}
-	if !f.Returns.Set || f.Returns.Shape == schema.ReturnsVoid {
+	if !f.Returns.Set || f.Returns.Shape == schemacache.ReturnsVoid {
 		cols := columns(c.RecordPageTotal, sqltext.Const("null::bigint"), bodyText)
 		return Statement{SQL: sqltext.Fmt("select %s from (%s) _pgrst_t", cols, inner), Args: g.args, RecordsPageTotal: c.RecordPageTotal}
 	}
@@ -97,7 +97,7 @@ func CallRead(c plan.Call, p *plan.Read, opts ReadOptions, single bool) (Stateme
 
 // paramType is a parameter's type as SQL, from the catalog's names of it
 // (never from format_type's text, which is for people).
-func paramType(p schema.Param) sqltext.SQL {
+func paramType(p schemacache.Param) sqltext.SQL {
 	return sqltext.QualifiedType(p.TypeSchema, p.TypeName, p.TypeArrayDims).SQL()
 }
 
@@ -106,13 +106,13 @@ func paramType(p schema.Param) sqltext.SQL {
 // varying, as PostgREST does: as a record column they would mean
 // character(1) and bit(1), while a function's own parameter keeps no length
 // and takes a value of any length.
-func argumentType(p schema.Param) sqltext.SQL {
+func argumentType(p schemacache.Param) sqltext.SQL {
 	typeSchema, typeName := argumentTypeName(p)
 	return sqltext.QualifiedType(typeSchema, typeName, p.TypeArrayDims).SQL()
 }
 
 // argumentTypeName is the schema and name of argumentType.
-func argumentTypeName(p schema.Param) (typeSchema, typeName string) {
+func argumentTypeName(p schemacache.Param) (typeSchema, typeName string) {
 	if p.TypeSchema == "pg_catalog" {
 		switch p.TypeName {
 		case "bpchar":

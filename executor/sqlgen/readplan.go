@@ -5,7 +5,7 @@ import (
 
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
 	"github.com/pgrest/caddy-pgrest/executor/plan"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/executor/sqltext"
 )
 
@@ -455,7 +455,7 @@ func (g *gen) groupKeys(r *plan.Read) []sqltext.SQL {
 // columnsOf lists rel's columns as columns of alias: a star as grouping
 // keys, since PostgreSQL takes "alias".* in GROUP BY for one row value,
 // which groups but does not let the select list name the columns.
-func columnsOf(rel *schema.Relation, alias string) []sqltext.SQL {
+func columnsOf(rel *schemacache.Relation, alias string) []sqltext.SQL {
 	cols := make([]sqltext.SQL, len(rel.Columns))
 	for i, col := range rel.Columns {
 		cols[i] = sqltext.Fmt("%s.%s", sqltext.Ident(alias), sqltext.Ident(col.Name))

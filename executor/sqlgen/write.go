@@ -4,7 +4,7 @@ import (
 	"strconv"
 
 	"github.com/pgrest/caddy-pgrest/executor/plan"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/executor/sqltext"
 )
 
@@ -314,7 +314,7 @@ func (g *gen) writeWhere(m plan.Mutation, table, alias sqltext.SQL) sqltext.SQL 
 // parsedJSON is the value of column c in the JSON object obj, passed
 // through the column's JSON parser (a data representation): the parser
 // takes the JSON value, not the text json_populate_record would read.
-func (g *gen) parsedJSON(parser *schema.Representation, obj sqltext.SQL, c string) sqltext.SQL {
+func (g *gen) parsedJSON(parser *schemacache.Representation, obj sqltext.SQL, c string) sqltext.SQL {
 	return sqltext.Fmt("%s(%s -> %s::text)",
 		sqltext.Qualified(parser.Function.Schema, parser.Function.Name), obj, g.param(c))
 }

@@ -190,7 +190,7 @@
 //
 // With -schema-load (the default), the bench builds in a database of its
 // own the large schema of tests/schemacache's large-schema test (1,000
-// tables, 1,998 foreign keys, 200 views) and times schema.Load on it as
+// tables, 1,998 foreign keys, 200 views) and times schemacache.Load on it as
 // the authenticator: the first load, then the median and best of five
 // more (goal: < 100 ms), with the CPU time per load of this process and of
 // PostgreSQL, which a busy machine inflates less than the wall-clock time.

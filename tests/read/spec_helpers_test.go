@@ -98,3 +98,9 @@ func sendSpecRequest(t *testing.T, s *server, method, path, body string, header 
 	}
 	return res
 }
+
+// specJSONType is the Content-Type of the spec's matchContentTypeJson.
+const specJSONType = "application/json; charset=utf-8"
+
+// specJSON is the match of the spec's matchContentTypeJson alone.
+var specJSON = map[string]string{"Content-Type": specJSONType}
