@@ -27,14 +27,14 @@ PKGS ?= ./...
 
 # The JavaScript client suites, run by the launcher in tests/client/server:
 # postgrest-js 1.x (tests/client), then the current postgrest-js and
-# supabase-js 2.x on Node 22 with pgrest under /rest/v1 (tests/client2);
+# supabase-js 2.x on Node 22 with pgrest under /rest/v1 (tests/supabasejs);
 # then postgrest-js's own jest suite on its own fixtures, pgrest set up as
 # its docker-compose sets up PostgREST (tests/postgrestjs, launched by
 # tests/postgrestjs/server).
 # CLIENT_TEST_ARGS go to node --test of the first, e.g.
 # make test-client CLIENT_TEST_ARGS=tests/client/rpc.test.mjs
 CLIENT_DIR ?= tests/client
-CLIENT2_DIR ?= tests/client2
+SUPABASEJS_DIR ?= tests/supabasejs
 POSTGRESTJS_DIR ?= tests/postgrestjs
 CLIENT_TEST_ARGS ?=
 
@@ -65,11 +65,11 @@ test: fmt-check vet
 	PGREST_TEST_PGBOUNCER=1 GO=$(GO) $(SUMMARY) go -out $(TEST_SUMMARY_DIR)/pgbouncer.count $(PGBOUNCER_TEST_FLAGS) $(PGBOUNCER_PKGS) || status=1; \
 	(cd $(CLIENT_DIR) && npm ci --no-audit --no-fund) && \
 	$(SUMMARY) cmd -out $(TEST_SUMMARY_DIR)/client.count $(GO) run ./$(CLIENT_DIR)/server $(CLIENT_TEST_ARGS) || status=1; \
-	(cd $(CLIENT2_DIR) && npm ci --no-audit --no-fund) && \
-	PGREST_CLIENT_SUITE=client2 $(SUMMARY) cmd -out $(TEST_SUMMARY_DIR)/client2.count $(GO) run ./$(CLIENT_DIR)/server || status=1; \
+	(cd $(SUPABASEJS_DIR) && npm ci --no-audit --no-fund) && \
+	PGREST_CLIENT_SUITE=supabasejs $(SUMMARY) cmd -out $(TEST_SUMMARY_DIR)/supabasejs.count $(GO) run ./$(CLIENT_DIR)/server || status=1; \
 	(cd $(POSTGRESTJS_DIR) && npm ci --no-audit --no-fund) && \
 	$(SUMMARY) cmd -out $(TEST_SUMMARY_DIR)/postgrestjs.count $(GO) run ./$(POSTGRESTJS_DIR)/server || status=1; \
-	$(SUMMARY) total $(TEST_SUMMARY_DIR)/go.count $(TEST_SUMMARY_DIR)/pgbouncer.count $(TEST_SUMMARY_DIR)/client.count $(TEST_SUMMARY_DIR)/client2.count $(TEST_SUMMARY_DIR)/postgrestjs.count || status=1; \
+	$(SUMMARY) total $(TEST_SUMMARY_DIR)/go.count $(TEST_SUMMARY_DIR)/pgbouncer.count $(TEST_SUMMARY_DIR)/client.count $(TEST_SUMMARY_DIR)/supabasejs.count $(TEST_SUMMARY_DIR)/postgrestjs.count || status=1; \
 	exit $$status
 
 # Tracked and new files, not those in node_modules or other ignored folders.
@@ -87,8 +87,8 @@ test-go:
 test-client:
 	cd $(CLIENT_DIR) && npm ci --no-audit --no-fund
 	$(GO) run ./$(CLIENT_DIR)/server $(CLIENT_TEST_ARGS)
-	cd $(CLIENT2_DIR) && npm ci --no-audit --no-fund
-	PGREST_CLIENT_SUITE=client2 $(GO) run ./$(CLIENT_DIR)/server
+	cd $(SUPABASEJS_DIR) && npm ci --no-audit --no-fund
+	PGREST_CLIENT_SUITE=supabasejs $(GO) run ./$(CLIENT_DIR)/server
 	cd $(POSTGRESTJS_DIR) && npm ci --no-audit --no-fund
 	$(GO) run ./$(POSTGRESTJS_DIR)/server
 

@@ -7,7 +7,7 @@ import (
 
 	"github.com/caddyserver/caddy/v2"
 
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
 
 func init() {
@@ -78,8 +78,8 @@ func (adminAPI) handleReady(w http.ResponseWriter, r *http.Request) error {
 }
 
 type schemaCacheEntry struct {
-	Schemas []string      `json:"db_schemas"`
-	Cache   *schema.Cache `json:"schema_cache"`
+	Schemas []string           `json:"db_schemas"`
+	Cache   *schemacache.Cache `json:"schema_cache"`
 }
 
 // handleSchemaCache writes each handler's current schema cache (null

@@ -489,7 +489,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.
 		recordOutcome(r, id, executor.Outcome{Action: executor.ActionOf(r), Status: aerr.Status, Code: aerr.Code})
 		return nil
 	}
-	recordOutcome(r, id, rt.executor.Serve(w, r, id))
+	outcome := rt.executor.Serve(w, r, id)
+	recordOutcome(r, id, outcome)
+	if outcome.Aborted {
+		// A streamed body broke off after its header: the connection
+		// (HTTP/1.1) or the stream (HTTP/2) is cut, so that the client
+		// sees an incomplete response rather than a short one.
+		panic(http.ErrAbortHandler)
+	}
 	return nil
 }
 

@@ -1,7 +1,8 @@
 -- pgrest demo schema: a to-do API with per-user rows and a login function.
 --
--- Load it into a fresh database as a superuser (make demo does), then give the
--- database its token secret and the authenticator its password:
+-- Load demo/roles.sql (the roles authenticator, web_anon and webuser), then
+-- this file into a fresh database as a superuser (make demo does both), then
+-- give the database its token secret and the authenticator its password:
 --
 --   alter database pgrest_demo set app.jwt_secret = '<at least 32 characters>';
 --   alter role authenticator password '<password>';
@@ -17,30 +18,6 @@
 -- token signer and is never exposed.
 
 begin;
-
--- Roles ------------------------------------------------------------------
-
--- Roles belong to the whole cluster, not to this database, so they are made
--- only when absent: the schema can be loaded into a second database.
-do $$
-begin
-  if not exists (select from pg_roles where rolname = 'web_anon') then
-    create role web_anon nologin;       -- requests without a token
-  end if;
-  if not exists (select from pg_roles where rolname = 'webuser') then
-    create role webuser nologin;        -- requests with a token of a user
-  end if;
-  if not exists (select from pg_roles where rolname = 'authenticator') then
-    -- pgrest connects as authenticator and switches to the request's role;
-    -- NOINHERIT, so it has no privileges of its own beyond that switch.
-    -- Its password is set by whoever deploys the database (demo.sh does).
-    create role authenticator login noinherit;
-  end if;
-end
-$$;
-
-grant web_anon to authenticator;
-grant webuser to authenticator;
 
 -- The exposed schema -----------------------------------------------------
 

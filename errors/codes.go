@@ -161,14 +161,6 @@ func RelatedOrderNotToOne(origin, target string) *Error {
 		Details: "'" + origin + "' and '" + target + "' do not form a many-to-one or one-to-one relationship"}
 }
 
-// UnacceptableFilter (PGRST120): an embedded resource filtered at the top
-// level with something other than is.null / not.is.null.
-func UnacceptableFilter(target string) *Error {
-	return &Error{Status: http.StatusBadRequest, Code: "PGRST120",
-		Message: "Bad operator on the '" + target + "' embedded resource",
-		Details: "Only is null or not is null filters are allowed on embedded resources"}
-}
-
 // The hints of PGRST121, PostgREST's words. pgrest is more lenient than the
 // DETAIL hint says: a DETAIL without headers still sets the status.
 const (

@@ -251,7 +251,6 @@ func TestEveryConstructorHasItsCodeAndStatus(t *testing.T) {
 		{Singularity(2), "PGRST116", 406}, {UnsupportedMethod("TRACE"), "PGRST117", 405},
 		{RangeOutOfBounds(10, 2), "PGRST103", 416}, {NotAcceptable([]string{"text/csv"}), "PGRST107", 406},
 		{RelatedOrderNotToOne("a", "b"), "PGRST118", 400},
-		{UnacceptableFilter("x"), "PGRST120", 400},
 		{RaiseParse("d", "h"), "PGRST121", 500}, {InvalidPreferences([]string{"x"}), "PGRST122", 400},
 		{AggregatesNotAllowed(), "PGRST123", 400}, {MaxAffectedViolation(3), "PGRST124", 400},
 		{InvalidResourcePath(), "PGRST125", 404}, {OpenAPIDisabled(), "PGRST126", 404},

@@ -5,7 +5,7 @@ import (
 
 	"go.uber.org/zap/zapcore"
 
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
 
 // TxEnd says how each request's transaction ends (db_tx_end).
@@ -45,7 +45,7 @@ const (
 
 // Setting is one app_settings entry, set per request with set_config;
 // the same shape as a function's SET clause.
-type Setting = schema.Setting
+type Setting = schemacache.Setting
 
 // Config is the executor's part of the handler configuration, with
 // defaults already applied.

@@ -16,7 +16,7 @@ import (
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
 	"github.com/pgrest/caddy-pgrest/jwtauth"
 )
@@ -34,7 +34,7 @@ type Executor struct {
 	// appSettingPairs are app_settings as the settings statement sets them,
 	// and searchPaths each schema's search_path: the same for every
 	// request, so built once.
-	appSettingPairs []schema.Setting
+	appSettingPairs []schemacache.Setting
 	searchPaths     map[string][]byte
 	// preRequest is the statement calling db_pre_request, built once;
 	// its SQL is empty when none is configured.
@@ -153,21 +153,26 @@ func (e *Executor) Serve(w http.ResponseWriter, r *http.Request, id jwtauth.Iden
 	e.logLegacyNames(r, out.legacyNames)
 	if timing != nil {
 		now := time.Now()
-		if out.timing != nil {
-			timing.transaction = out.timing.transaction
+		if t := out.timing(); t != nil {
+			timing.transaction = t.transaction
 		}
 		timing.plan = now.Sub(mark) - timing.transaction
 		// The response phase is what remains: header writing and copying
 		// the body, measured up to the moment the header must be sent.
 		timing.responseFrom = now
-		out.timing = timing
+		out.setTiming(timing)
 	}
-	outcome.Status = out.write(w, r, e.profileHeader(req))
+	status, err := out.write(w, r, e.profileHeader(req))
+	outcome.Status = status
+	if err != nil {
+		outcome.Aborted = true
+		e.logAborted(r, err)
+	}
 	return outcome
 }
 
 // handle routes the parsed request to its action.
-func (e *Executor) handle(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity) (*output, error) {
+func (e *Executor) handle(r *http.Request, req *apirequest.Request, cache *schemacache.Cache, id jwtauth.Identity) (*output, error) {
 	switch req.Action {
 	case apirequest.ActionInfo:
 		return e.options(req, cache)

@@ -8,7 +8,7 @@ import (
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
 	"github.com/pgrest/caddy-pgrest/jwtauth"
 )
@@ -53,7 +53,7 @@ var planForMedia = []apirequest.MediaType{apirequest.MediaJSON, apirequest.Media
 
 // handleOrExplain answers req, or its execution plan when the client asks
 // for one and plans are enabled.
-func (e *Executor) handleOrExplain(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity) (*output, error) {
+func (e *Executor) handleOrExplain(r *http.Request, req *apirequest.Request, cache *schemacache.Cache, id jwtauth.Identity) (*output, error) {
 	switch req.Action {
 	case apirequest.ActionInfo, apirequest.ActionInspect:
 		return e.handle(r, req, cache, id)
@@ -94,7 +94,7 @@ func (e *Executor) handleOrExplain(r *http.Request, req *apirequest.Request, cac
 // explainTransaction runs main's EXPLAIN in the request's transaction, as
 // transactWith would run main, and rolls back. SQL sees the request's
 // headers as the client sent them (request.headers).
-func (e *Executor) explainTransaction(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity,
+func (e *Executor) explainTransaction(r *http.Request, req *apirequest.Request, cache *schemacache.Cache, id jwtauth.Identity,
 	main sqlgen.Statement, opts txOptions, pr planRequest) error {
 	p := pr.plan
 	sent := r.Clone(r.Context())

@@ -3,7 +3,7 @@ package executor
 import (
 	"slices"
 
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
 
 // DefaultHoistedTxSettings are the function settings set for the whole
@@ -15,7 +15,7 @@ var DefaultHoistedTxSettings = []string{"statement_timeout", "plan_filter.statem
 // hoisted keeps the settings of a function's SET clauses that
 // db_hoisted_tx_settings names. The others still apply, by PostgreSQL,
 // inside the function only.
-func (e *Executor) hoisted(settings []schema.Setting) []schema.Setting {
+func (e *Executor) hoisted(settings []schemacache.Setting) []schemacache.Setting {
 	if len(settings) == 0 {
 		return nil
 	}
@@ -23,7 +23,7 @@ func (e *Executor) hoisted(settings []schema.Setting) []schema.Setting {
 	if allowed == nil {
 		allowed = DefaultHoistedTxSettings
 	}
-	var out []schema.Setting
+	var out []schemacache.Setting
 	for _, s := range settings {
 		if slices.Contains(allowed, s.Name) {
 			out = append(out, s)

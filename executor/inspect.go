@@ -9,7 +9,7 @@ import (
 	apierr "github.com/pgrest/caddy-pgrest/errors"
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
 	"github.com/pgrest/caddy-pgrest/executor/openapi"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
 	"github.com/pgrest/caddy-pgrest/executor/sqltext"
 	"github.com/pgrest/caddy-pgrest/jwtauth"
@@ -78,7 +78,7 @@ type inspection struct {
 
 // inspect answers GET and HEAD on the root with the OpenAPI description
 // of the request's schema.
-func (e *Executor) inspect(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity) (*output, error) {
+func (e *Executor) inspect(r *http.Request, req *apirequest.Request, cache *schemacache.Cache, id jwtauth.Identity) (*output, error) {
 	if _, aerr := apirequest.Negotiate(r.Header.Get("Accept"), inspectMedia); aerr != nil {
 		return nil, aerr
 	}

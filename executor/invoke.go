@@ -9,7 +9,7 @@ import (
 	apierr "github.com/pgrest/caddy-pgrest/errors"
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
 	"github.com/pgrest/caddy-pgrest/executor/plan"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
 	"github.com/pgrest/caddy-pgrest/jwtauth"
 )
@@ -17,7 +17,7 @@ import (
 // invoke answers GET, HEAD and POST on /rpc/<function>. Rows a function
 // returns take the read language (select, filters, order, limit, embeds,
 // counts) as a table's do.
-func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity) (*output, error) {
+func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schemacache.Cache, id jwtauth.Identity) (*output, error) {
 	isPost := req.Method == http.MethodPost
 	parse := req.ParseRPCQuery
 	if isPost {
@@ -37,8 +37,6 @@ func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schem
 	}
 	call := sqlgen.Call{Function: fn, WholeBody: wholeBody}
 	switch {
-	case wholeBody && req.Preferences.Params == "single-object":
-		call.Args = singleObjectBody(in)
 	case wholeBody:
 		call.Args = wholeBodyArgument(fn, in.body)
 	default:
@@ -58,7 +56,7 @@ func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schem
 		}
 		checks = pageChecks{maxAffectedCheck(*prefs.MaxAffected)}
 	}
-	if fn.Returns.Shape == schema.ReturnsComposite {
+	if fn.Returns.Shape == schemacache.ReturnsComposite {
 		out, err := e.invokeRows(r, req, cache, id, q, fn, call, readOnly, checks)
 		if err != nil {
 			return nil, err
@@ -69,7 +67,7 @@ func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schem
 	// A scalar result renders as JSON or, for a function returning a
 	// media type domain, as that media type: negotiated before the call.
 	rep, aerr := negotiateMedia(r.Header.Get("Accept"), cache, mediaTarget{
-		name: schema.QualifiedName{Schema: fn.Schema, Name: fn.Name}, defaultSelect: hasDefaultSelect(q), scalar: true})
+		name: schemacache.QualifiedName{Schema: fn.Schema, Name: fn.Name}, defaultSelect: hasDefaultSelect(q), scalar: true})
 	if aerr != nil {
 		return nil, aerr
 	}
@@ -102,13 +100,15 @@ func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schem
 		if err := decodeHandlerBody(out, rep); err != nil {
 			return nil, err
 		}
-		out.contentType = rep.ContentType()
 	}
+	// The Content-Type is the negotiated media type's, as PostgREST's:
+	// a scalar asked for as vnd.pgrst.object is answered as one.
+	out.contentType = rep.ContentType()
 	// Every call result carries a Content-Range, as in PostgREST: "0-0/*"
 	// for one value, void included ("0-0/1" counted).
 	out.contentRange = contentRange(0, out.pageTotal, out.total)
 	switch {
-	case fn.Returns.Shape == schema.ReturnsVoid:
+	case fn.Returns.Shape == schemacache.ReturnsVoid:
 		out.status, out.noBody = http.StatusNoContent, true
 	case fn.Returns.Set:
 		// Every count of a set of scalars is exact: there is no table
@@ -147,8 +147,8 @@ func (e *Executor) appliedCallPreferences(p apirequest.Preferences) []string {
 // invokeRows calls a function returning rows through the read path. The
 // rows are those of the table the function returns, when it returns one
 // (so they embed like the table's), else of an anonymous row type.
-func (e *Executor) invokeRows(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity,
-	q *apirequest.Query, fn *schema.Function, call sqlgen.Call, readOnly bool, checks pageChecks) (*output, error) {
+func (e *Executor) invokeRows(r *http.Request, req *apirequest.Request, cache *schemacache.Cache, id jwtauth.Identity,
+	q *apirequest.Query, fn *schemacache.Function, call sqlgen.Call, readOnly bool, checks pageChecks) (*output, error) {
 	// A call's rows are counted exactly for count=exact and estimated and
 	// not at all for planned, as PostgREST counts them.
 	counted := *req
@@ -159,7 +159,7 @@ func (e *Executor) invokeRows(r *http.Request, req *apirequest.Request, cache *s
 	req = &counted
 	rel, ok := cache.Relation(fn.Returns.RelationSchema, fn.Returns.RelationName)
 	if !ok {
-		rel = &schema.Relation{Schema: fn.Schema, Name: fn.Name}
+		rel = &schemacache.Relation{Schema: fn.Schema, Name: fn.Name}
 	}
 	p, rep, aerr := e.planRead(r, req, cache, rel, q)
 	if aerr != nil {
@@ -185,17 +185,12 @@ func (e *Executor) invokeRows(r *http.Request, req *apirequest.Request, cache *s
 // text/xml, bytea for application/octet-stream. wholeBody reports the
 // latter. Functions PostgREST cannot call (more than one unnamed
 // parameter, or one of another type) are not candidates.
-func resolveFunction(cache *schema.Cache, req *apirequest.Request, in *callInput, isPost bool) (*schema.Function, bool, *apierr.Error) {
+func resolveFunction(cache *schemacache.Cache, req *apirequest.Request, in *callInput, isPost bool) (*schemacache.Function, bool, *apierr.Error) {
 	candidates := callableFunctions(cache.FunctionsNamed(req.Schema, req.Name))
-	singleObject := req.Preferences.Params == "single-object"
 	keys := in.keys
-	var matches, wholeBody []*schema.Function
+	var matches, wholeBody []*schemacache.Function
 	for _, f := range candidates {
 		switch {
-		case singleObject:
-			if len(f.Params) == 1 && isJSONType(f.Params[0].Type) {
-				wholeBody = append(wholeBody, f)
-			}
 		case paramsMatch(f, keys) && !(in.rawType != "" && len(f.Params) == 0):
 			matches = append(matches, f)
 		case isPost && takesWholeBody(f, req.ContentType):
@@ -212,7 +207,7 @@ func resolveFunction(cache *schema.Cache, req *apirequest.Request, in *callInput
 	case len(wholeBody) > 1:
 		return nil, false, ambiguous(wholeBody)
 	}
-	if in.rawType != "" && !singleObject {
+	if in.rawType != "" {
 		return nil, false, apierr.NoFunctionForBody(req.Schema, req.Name, in.rawType)
 	}
 	return nil, false, noFunction(cache, req, keys, candidates, isPost)
@@ -220,7 +215,7 @@ func resolveFunction(cache *schema.Cache, req *apirequest.Request, in *callInput
 
 // paramsMatch: the given keys are exactly the required parameters plus
 // any of the optional ones.
-func paramsMatch(f *schema.Function, keys []string) bool {
+func paramsMatch(f *schemacache.Function, keys []string) bool {
 	names := make(map[string]bool, len(f.Params))
 	for _, p := range f.Params {
 		if p.Name == "" {
@@ -241,8 +236,6 @@ func paramsMatch(f *schema.Function, keys []string) bool {
 	return true
 }
 
-func isJSONType(t string) bool { return t == "json" || t == "jsonb" }
-
 func contains(list []string, s string) bool {
 	for _, v := range list {
 		if v == s {
@@ -253,7 +246,7 @@ func contains(list []string, s string) bool {
 }
 
 // ambiguous is PGRST203 listing each candidate's signature.
-func ambiguous(fs []*schema.Function) *apierr.Error {
+func ambiguous(fs []*schemacache.Function) *apierr.Error {
 	sigs := make([]string, len(fs))
 	for i, f := range fs {
 		params := make([]string, len(f.Params))
@@ -268,7 +261,7 @@ func ambiguous(fs []*schema.Function) *apierr.Error {
 
 // noFunction is PGRST202, with a hint at the closest function name or,
 // when the name exists, the closest parameter list.
-func noFunction(cache *schema.Cache, req *apirequest.Request, keys []string, candidates []*schema.Function, isPost bool) *apierr.Error {
+func noFunction(cache *schemacache.Cache, req *apirequest.Request, keys []string, candidates []*schemacache.Function, isPost bool) *apierr.Error {
 	searched := " without parameters"
 	if len(keys) == 1 {
 		searched = " with parameter " + keys[0]

@@ -8,7 +8,7 @@ import (
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
 
 // callInput is what a request passes to a function, read before the
@@ -143,7 +143,7 @@ func jsonCallInput(raw []byte, anyShape bool) (*callInput, *apierr.Error) {
 // argumentsFor is the JSON object of arguments for fn. A name given more
 // than once in a query string or form is an array for a variadic or array
 // parameter and its last value otherwise, as PostgREST reads it.
-func (in *callInput) argumentsFor(fn *schema.Function) []byte {
+func (in *callInput) argumentsFor(fn *schemacache.Function) []byte {
 	if in.values == nil {
 		return in.object
 	}
@@ -168,13 +168,13 @@ func (in *callInput) argumentsFor(fn *schema.Function) []byte {
 }
 
 // fnParam is fn's parameter named name (the zero Param if none).
-func fnParam(fn *schema.Function, name string) schema.Param {
+func fnParam(fn *schemacache.Function, name string) schemacache.Param {
 	for _, p := range fn.Params {
 		if p.Name == name {
 			return p
 		}
 	}
-	return schema.Param{}
+	return schemacache.Param{}
 }
 
 func sortedArgNames(m map[string][]string) []string {

@@ -2,9 +2,8 @@ package executor
 
 import (
 	"encoding/hex"
-	"encoding/json"
 
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
 
 // wholeBodyTypes maps a POST body's media type to the types of the single
@@ -18,7 +17,7 @@ var wholeBodyTypes = map[string][]string{
 
 // takesWholeBody says whether f has a single unnamed parameter of a type
 // that takes a POST body of contentType whole.
-func takesWholeBody(f *schema.Function, contentType string) bool {
+func takesWholeBody(f *schemacache.Function, contentType string) bool {
 	if len(f.Params) != 1 || f.Params[0].Name != "" {
 		return false
 	}
@@ -34,7 +33,7 @@ func takesWholeBody(f *schema.Function, contentType string) bool {
 // parameter named, or a single unnamed one of a type a body can fill
 // (json, jsonb, text, xml, bytea). Functions taking a table's row unnamed
 // stay in the schema cache as computed columns, but are no endpoint.
-func callable(f *schema.Function) bool {
+func callable(f *schemacache.Function) bool {
 	unnamed := 0
 	var t string
 	for _, p := range f.Params {
@@ -56,8 +55,8 @@ func callable(f *schema.Function) bool {
 }
 
 // callableFunctions keeps the callable functions of fs.
-func callableFunctions(fs []*schema.Function) []*schema.Function {
-	var out []*schema.Function
+func callableFunctions(fs []*schemacache.Function) []*schemacache.Function {
+	var out []*schemacache.Function
 	for _, f := range fs {
 		if callable(f) {
 			out = append(out, f)
@@ -66,25 +65,10 @@ func callableFunctions(fs []*schema.Function) []*schema.Function {
 	return out
 }
 
-// singleObjectBody is the one argument of Prefer: params=single-object: the
-// body, or the arguments of a query string or form as one object of
-// strings (a repeated name keeps its last value).
-func singleObjectBody(in *callInput) []byte {
-	if in.values == nil {
-		return in.body
-	}
-	obj := make(map[string]string, len(in.values))
-	for k, vs := range in.values {
-		obj[k] = vs[len(vs)-1]
-	}
-	b, _ := json.Marshal(obj)
-	return b
-}
-
 // wholeBodyArgument is the body as the bound value of fn's one parameter.
 // Values travel in text format, so a bytea parameter takes the body in
 // bytea's hex input form, every byte intact.
-func wholeBodyArgument(fn *schema.Function, body []byte) []byte {
+func wholeBodyArgument(fn *schemacache.Function, body []byte) []byte {
 	if fn.Params[0].Type != "bytea" {
 		return body
 	}

@@ -5,7 +5,7 @@ import (
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
 
 // mediaTarget is what a response renders, for negotiation: the rows of a
@@ -14,7 +14,7 @@ import (
 type mediaTarget struct {
 	// name is the relation, or the function for a scalar; a function
 	// returning rows of no exposed relation is named by its own name.
-	name schema.QualifiedName
+	name schemacache.QualifiedName
 	// defaultSelect is true when the rows keep their relation's shape
 	// (no select, or select=*): only then do the relation's own
 	// handlers, whose aggregates take its row type, apply.
@@ -30,7 +30,7 @@ type mediaTarget struct {
 // first, which answers anything), then the handlers of every relation,
 // then the builtins (JSON, CSV, GeoJSON), which handlers override.
 // Nothing acceptable is 406 PGRST107, found before any statement runs.
-func negotiateMedia(accept string, cache *schema.Cache, t mediaTarget) (apirequest.Representation, *apierr.Error) {
+func negotiateMedia(accept string, cache *schemacache.Cache, t mediaTarget) (apirequest.Representation, *apierr.Error) {
 	var room [1]apirequest.MediaRange
 	ranges := apirequest.AppendAccept(room[:0], accept)
 	if len(ranges) == 0 {
@@ -52,7 +52,7 @@ func negotiateMedia(accept string, cache *schema.Cache, t mediaTarget) (apireque
 }
 
 // pickMedia is the representation one media range selects, if any.
-func pickMedia(mr apirequest.MediaRange, cache *schema.Cache, t mediaTarget) (apirequest.Representation, bool) {
+func pickMedia(mr apirequest.MediaRange, cache *schemacache.Cache, t mediaTarget) (apirequest.Representation, bool) {
 	strip := mr.Params["nulls"] == "stripped"
 	typ := mr.Type
 	switch typ {
@@ -66,7 +66,7 @@ func pickMedia(mr apirequest.MediaRange, cache *schema.Cache, t mediaTarget) (ap
 		// override.
 		typ = "application/json"
 	}
-	handler := func(h *schema.MediaHandler) apirequest.Representation {
+	handler := func(h *schemacache.MediaHandler) apirequest.Representation {
 		return apirequest.Representation{Media: apirequest.MediaHandler, Handler: h}
 	}
 	if t.defaultSelect {
@@ -78,7 +78,7 @@ func pickMedia(mr apirequest.MediaRange, cache *schema.Cache, t mediaTarget) (ap
 		}
 	}
 	if !t.scalar {
-		if h, ok := cache.MediaHandler(schema.QualifiedName{}, typ); ok {
+		if h, ok := cache.MediaHandler(schemacache.QualifiedName{}, typ); ok {
 			return handler(h), true
 		}
 	}
@@ -102,8 +102,8 @@ func hasDefaultSelect(q *apirequest.Query) bool {
 }
 
 // relationTarget is the negotiation target of rel's rows read with q.
-func relationTarget(rel *schema.Relation, q *apirequest.Query) mediaTarget {
-	return mediaTarget{name: schema.QualifiedName{Schema: rel.Schema, Name: rel.Name}, defaultSelect: hasDefaultSelect(q)}
+func relationTarget(rel *schemacache.Relation, q *apirequest.Query) mediaTarget {
+	return mediaTarget{name: schemacache.QualifiedName{Schema: rel.Schema, Name: rel.Name}, defaultSelect: hasDefaultSelect(q)}
 }
 
 // decodeHandlerBody turns the hex text of a binary handler's body back into

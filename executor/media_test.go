@@ -4,46 +4,46 @@ import (
 	"testing"
 
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
 
 // TestNegotiateMedia checks the order PostgREST tries handlers in: vendor
 // types, the target's own handlers (its "*/*" first, and only with the
 // relation's shape), every relation's handlers, then the builtins.
 func TestNegotiateMedia(t *testing.T) {
-	lines := schema.QualifiedName{Schema: "api", Name: "lines"}
-	notes := schema.QualifiedName{Schema: "api", Name: "notes"}
-	page := schema.QualifiedName{Schema: "api", Name: "page"}
-	twkb := &schema.MediaHandler{Function: schema.QualifiedName{Schema: "api", Name: "twkb_agg"}, Aggregate: true,
+	lines := schemacache.QualifiedName{Schema: "api", Name: "lines"}
+	notes := schemacache.QualifiedName{Schema: "api", Name: "notes"}
+	page := schemacache.QualifiedName{Schema: "api", Name: "page"}
+	twkb := &schemacache.MediaHandler{Function: schemacache.QualifiedName{Schema: "api", Name: "twkb_agg"}, Aggregate: true,
 		Target: lines, MediaType: "application/vnd.twkb", Binary: true}
-	linesCSV := &schema.MediaHandler{Function: schema.QualifiedName{Schema: "api", Name: "csv_agg"}, Aggregate: true,
+	linesCSV := &schemacache.MediaHandler{Function: schemacache.QualifiedName{Schema: "api", Name: "csv_agg"}, Aggregate: true,
 		Target: lines, MediaType: "text/csv"}
-	plain := &schema.MediaHandler{Function: schema.QualifiedName{Schema: "api", Name: "plain_agg"}, Aggregate: true,
+	plain := &schemacache.MediaHandler{Function: schemacache.QualifiedName{Schema: "api", Name: "plain_agg"}, Aggregate: true,
 		MediaType: "text/plain"}
-	anyNotes := &schema.MediaHandler{Function: schema.QualifiedName{Schema: "api", Name: "notes_any"}, Aggregate: true,
+	anyNotes := &schemacache.MediaHandler{Function: schemacache.QualifiedName{Schema: "api", Name: "notes_any"}, Aggregate: true,
 		Target: notes, MediaType: "*/*"}
-	html := &schema.MediaHandler{Function: page, Target: page, MediaType: "text/html"}
-	withPostGIS := schema.Build(&schema.Catalog{Schemas: []string{"api"}, PostGISSchema: "extensions",
-		MediaHandlers: []*schema.MediaHandler{twkb, linesCSV, plain, anyNotes, html}})
-	without := schema.Build(&schema.Catalog{Schemas: []string{"api"}})
+	html := &schemacache.MediaHandler{Function: page, Target: page, MediaType: "text/html"}
+	withPostGIS := schemacache.Build(&schemacache.Catalog{Schemas: []string{"api"}, PostGISSchema: "extensions",
+		MediaHandlers: []*schemacache.MediaHandler{twkb, linesCSV, plain, anyNotes, html}})
+	without := schemacache.Build(&schemacache.Catalog{Schemas: []string{"api"}})
 
-	rel := func(n schema.QualifiedName, defaultSelect bool) mediaTarget {
+	rel := func(n schemacache.QualifiedName, defaultSelect bool) mediaTarget {
 		return mediaTarget{name: n, defaultSelect: defaultSelect}
 	}
 	tests := []struct {
 		name    string
-		cache   *schema.Cache
+		cache   *schemacache.Cache
 		accept  string
 		target  mediaTarget
 		media   apirequest.MediaType
-		handler *schema.MediaHandler
+		handler *schemacache.MediaHandler
 		strip   bool
 		refused bool
 	}{
 		{"no Accept is JSON", withPostGIS, "", rel(lines, true), apirequest.MediaJSON, nil, false, false},
 		{"a relation's handler", withPostGIS, "application/vnd.twkb", rel(lines, true), apirequest.MediaHandler, twkb, false, false},
 		{"not with another select", withPostGIS, "application/vnd.twkb", rel(lines, false), 0, nil, false, true},
-		{"not for another relation", withPostGIS, "application/vnd.twkb", rel(schema.QualifiedName{Schema: "api", Name: "other"}, true), 0, nil, false, true},
+		{"not for another relation", withPostGIS, "application/vnd.twkb", rel(schemacache.QualifiedName{Schema: "api", Name: "other"}, true), 0, nil, false, true},
 		{"a relation's CSV overrides the builtin", withPostGIS, "text/csv", rel(lines, true), apirequest.MediaHandler, linesCSV, false, false},
 		{"others keep the builtin CSV", withPostGIS, "text/csv", rel(notes, false), apirequest.MediaCSV, nil, false, false},
 		{"anyelement serves every relation", withPostGIS, "text/plain", rel(notes, false), apirequest.MediaHandler, plain, false, false},
@@ -93,7 +93,7 @@ func TestHandlerContentType(t *testing.T) {
 		"text/html":                "text/html",
 		"image/png":                "image/png",
 	} {
-		rep := apirequest.Representation{Media: apirequest.MediaHandler, Handler: &schema.MediaHandler{MediaType: mt}}
+		rep := apirequest.Representation{Media: apirequest.MediaHandler, Handler: &schemacache.MediaHandler{MediaType: mt}}
 		if got := rep.ContentType(); got != want {
 			t.Errorf("%s: Content-Type %q, want %q", mt, got, want)
 		}
@@ -107,10 +107,10 @@ func FuzzNegotiateMedia(f *testing.F) {
 		";;,,", "a/b;q=NaN", "text/*;q=0", "x/y; q=1e999, */*;q=-1", "\x00/\xff"} {
 		f.Add(s)
 	}
-	h := &schema.MediaHandler{Function: schema.QualifiedName{Schema: "api", Name: "agg"}, Aggregate: true, MediaType: "text/html"}
-	cache := schema.Build(&schema.Catalog{Schemas: []string{"api"}, MediaHandlers: []*schema.MediaHandler{h}})
+	h := &schemacache.MediaHandler{Function: schemacache.QualifiedName{Schema: "api", Name: "agg"}, Aggregate: true, MediaType: "text/html"}
+	cache := schemacache.Build(&schemacache.Catalog{Schemas: []string{"api"}, MediaHandlers: []*schemacache.MediaHandler{h}})
 	f.Fuzz(func(t *testing.T, accept string) {
-		rep, aerr := negotiateMedia(accept, cache, mediaTarget{name: schema.QualifiedName{Schema: "api", Name: "t"}, defaultSelect: true})
+		rep, aerr := negotiateMedia(accept, cache, mediaTarget{name: schemacache.QualifiedName{Schema: "api", Name: "t"}, defaultSelect: true})
 		if aerr != nil {
 			if aerr.Code != "PGRST107" || aerr.Status != 406 {
 				t.Fatalf("%q: %v", accept, aerr)

@@ -6,7 +6,7 @@ import (
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
 
 // options answers OPTIONS with the methods the target takes in Allow,
@@ -14,7 +14,7 @@ import (
 // relation with a primary key (a view's inferred one counts); a volatile
 // function is POST only. Without a CORS allow-list it also carries
 // Access-Control-Allow-Origin: *, as PostgREST's does.
-func (e *Executor) options(req *apirequest.Request, cache *schema.Cache) (*output, error) {
+func (e *Executor) options(req *apirequest.Request, cache *schemacache.Cache) (*output, error) {
 	var methods []string
 	switch req.Target {
 	case apirequest.TargetFunction:

@@ -24,6 +24,13 @@ type Outcome struct {
 	// FromDatabase says Code is the SQLSTATE of an error PostgreSQL
 	// raised while running the request.
 	FromDatabase bool
+	// Aborted says a streamed body broke off after the header was sent
+	// (the database failed, or the client went away): the caller must
+	// abort the response, so that the client cannot take what it got
+	// for the whole body. In net/http: panic(http.ErrAbortHandler), which
+	// closes an HTTP/1.1 connection without the last chunk and resets an
+	// HTTP/2 stream.
+	Aborted bool
 }
 
 // The actions an Outcome names, as PostgREST's metrics and logs group

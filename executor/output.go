@@ -36,10 +36,8 @@ type output struct {
 	// gucStatus/gucHeaders are what the SQL set in response.status and
 	// response.headers; they win over the defaults.
 	gucHeaders http.Header
-	// timing, with server_timing_enabled only, holds how long the
-	// transaction took and, once Serve has added the other phases, renders
-	// the Server-Timing header.
-	timing *serverTiming
+	// more holds what few responses have, allocated when needed.
+	more *outputMore
 	// legacyNames are the aliased embeds the request named by their
 	// relation: a deprecation Warning header, after the other headers as
 	// in PostgREST.
@@ -48,6 +46,50 @@ type output struct {
 	// read sets five (Content-Type, -Range, -Location, -Length, Vary); a
 	// response that sets more allocates room for them.
 	headerValues [5]string
+}
+
+// outputMore is the part of an output that few responses have: kept
+// apart, so that the output fits its size class (see txStorage).
+type outputMore struct {
+	// timing, with server_timing_enabled only, holds how long the
+	// transaction took and, once Serve has added the other phases, renders
+	// the Server-Timing header.
+	timing *serverTiming
+	// stream, when set, holds the rest of a streamed body, which write
+	// copies to the client after the header (see stream.go).
+	stream *rowStream
+}
+
+// timing is the output's Server-Timing, nil when it has none.
+func (o *output) timing() *serverTiming {
+	if o.more == nil {
+		return nil
+	}
+	return o.more.timing
+}
+
+// setTiming sets the output's Server-Timing.
+func (o *output) setTiming(t *serverTiming) {
+	if o.more == nil {
+		o.more = new(outputMore)
+	}
+	o.more.timing = t
+}
+
+// stream is the rest of the output's body when it streams, else nil.
+func (o *output) stream() *rowStream {
+	if o.more == nil {
+		return nil
+	}
+	return o.more.stream
+}
+
+// discardStream ends the transaction of a body that streams and will not
+// be sent: the request failed after its transaction.
+func (o *output) discardStream() {
+	if o != nil {
+		o.stream().discard()
+	}
 }
 
 // resultOutput reads the main statement's standard columns, including the
@@ -130,9 +172,9 @@ func parseGUCHeaders(raw []byte) (http.Header, *apierr.Error) {
 // depends on Accept, its rows and answer on Prefer and Range.
 const defaultVary = "Accept, Prefer, Range"
 
-// write sends the response and returns its status. profile, when set, is
-// the Content-Profile.
-func (o *output) write(w http.ResponseWriter, r *http.Request, profile string) int {
+// write sends the response and returns its status, and the error that
+// cut a streamed body short. profile, when set, is the Content-Profile.
+func (o *output) write(w http.ResponseWriter, r *http.Request, profile string) (int, error) {
 	h := w.Header()
 	// The values of the headers set here share one array, the output's
 	// own (allocated with it, per response); each is capped at its one
@@ -180,8 +222,8 @@ func (o *output) write(w http.ResponseWriter, r *http.Request, profile string) i
 			set("Vary", defaultVary)
 		}
 	}
-	if o.timing != nil {
-		h.Set("Server-Timing", o.timing.header())
+	if t := o.timing(); t != nil {
+		h.Set("Server-Timing", t.header())
 	}
 	if len(o.legacyNames) > 0 {
 		h.Add("Warning", legacyNamesWarning(o.legacyNames))
@@ -191,8 +233,18 @@ func (o *output) write(w http.ResponseWriter, r *http.Request, profile string) i
 		status = int(o.gucStatus)
 	}
 	body := o.body
+	stream := o.stream()
 	if o.noBody || status == http.StatusNoContent || status == http.StatusNotModified {
 		body = nil
+		stream.discard()
+		stream = nil
+	}
+	if stream != nil {
+		// The length is not known yet: the body goes out chunked (or
+		// framed by HTTP/2) as the rows come. A body that breaks off is
+		// returned as an error: the response must then be aborted.
+		w.WriteHeader(status)
+		return status, stream.copyTo(w)
 	}
 	if body != nil {
 		set("Content-Length", strconv.Itoa(len(body)))
@@ -201,5 +253,5 @@ func (o *output) write(w http.ResponseWriter, r *http.Request, profile string) i
 	if r.Method != http.MethodHead && body != nil {
 		_, _ = w.Write(body)
 	}
-	return status
+	return status, nil
 }

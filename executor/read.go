@@ -10,13 +10,13 @@ import (
 	apierr "github.com/pgrest/caddy-pgrest/errors"
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
 	"github.com/pgrest/caddy-pgrest/executor/plan"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
 	"github.com/pgrest/caddy-pgrest/jwtauth"
 )
 
 // read answers GET and HEAD on a table or view, in a read-only transaction.
-func (e *Executor) read(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity) (*output, error) {
+func (e *Executor) read(r *http.Request, req *apirequest.Request, cache *schemacache.Cache, id jwtauth.Identity) (*output, error) {
 	rel, ok := cache.Relation(req.Schema, req.Name)
 	if !ok {
 		return nil, apierr.TableNotFound(req.Schema, req.Name, closestRelation(cache, req.Schema, req.Name))
@@ -29,7 +29,12 @@ func (e *Executor) read(r *http.Request, req *apirequest.Request, cache *schema.
 	if aerr != nil {
 		return nil, aerr
 	}
-	main, explain := sqlgen.Read(p, e.readOptions(req, rep))
+	opts := e.readOptions(req, rep)
+	// The rows stream (see stream.go) unless the request asks for the
+	// plan, which is then the aggregated statement's, as PostgREST's.
+	_, planned := planOf(r.Context())
+	opts.Stream = !planned
+	main, explain := sqlgen.Read(p, opts)
 	out, err := e.readTransaction(r, req, cache, id, p, rep, main, explain, txOptions{readOnly: true})
 	if err != nil {
 		return nil, planLegacyNames(err, p)
@@ -97,7 +102,7 @@ func querySorted(rawQuery string) bool {
 
 // planRead negotiates the representation and plans a read of rel's rows
 // (a table's, or a function's result).
-func (e *Executor) planRead(r *http.Request, req *apirequest.Request, cache *schema.Cache, rel *schema.Relation,
+func (e *Executor) planRead(r *http.Request, req *apirequest.Request, cache *schemacache.Cache, rel *schemacache.Relation,
 	q *apirequest.Query) (*plan.Read, apirequest.Representation, *apierr.Error) {
 	rep, aerr := negotiateMedia(r.Header.Get("Accept"), cache, relationTarget(rel, q))
 	if aerr != nil {
@@ -126,7 +131,7 @@ func (e *Executor) readOptions(req *apirequest.Request, rep apirequest.Represent
 // readTransaction runs a read statement (and its EXPLAIN, for planned
 // counts) and turns the result into a response: the total, the singular
 // check, Content-Type, Content-Range and the status.
-func (e *Executor) readTransaction(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity,
+func (e *Executor) readTransaction(r *http.Request, req *apirequest.Request, cache *schemacache.Cache, id jwtauth.Identity,
 	p *plan.Read, rep apirequest.Representation, main sqlgen.Statement, explain *sqlgen.Statement,
 	opts txOptions) (*output, error) {
 	count := req.Preferences.Count
@@ -142,11 +147,13 @@ func (e *Executor) readTransaction(r *http.Request, req *apirequest.Request, cac
 	if explain != nil {
 		planned, err := plannedRows(extraResults[0])
 		if err != nil {
+			out.discardStream()
 			return nil, err
 		}
 		out.total = countTotal(count, out.total, planned, e.cfg.MaxRows)
 	}
 	if err := decodeHandlerBody(out, rep); err != nil {
+		out.discardStream()
 		return nil, err
 	}
 	out.contentType = rep.ContentType()
@@ -156,7 +163,11 @@ func (e *Executor) readTransaction(r *http.Request, req *apirequest.Request, cac
 	// out.preferenceApplied holds what the transaction honoured: tx=. timezone=
 	// follows, in Serve (timezoneApplied).
 	out.preferenceApplied = appliedReadPreferences(req.Preferences, out.preferenceApplied)
-	return out, rangeStatus(out, p.Range.Offset)
+	if err := rangeStatus(out, p.Range.Offset); err != nil {
+		out.discardStream()
+		return out, err
+	}
+	return out, nil
 }
 
 // countTotal is the total of a planned or estimated count, as PostgREST
@@ -228,7 +239,7 @@ func plannedRows(res *txResult) (int64, error) {
 }
 
 // closestRelation suggests a relation of schema for a misspelt name.
-func closestRelation(cache *schema.Cache, schemaName, name string) string {
+func closestRelation(cache *schemacache.Cache, schemaName, name string) string {
 	names := make([]string, 0, len(cache.Relations[schemaName]))
 	for n := range cache.Relations[schemaName] {
 		names = append(names, n)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
 
 // readyPingTimeout bounds the database check of a readiness probe; probes
@@ -24,7 +24,7 @@ func (e *Executor) Ready(ctx context.Context) error {
 
 // SchemaCache is the schema cache requests are planned against now; nil
 // until the first load.
-func (e *Executor) SchemaCache() *schema.Cache {
+func (e *Executor) SchemaCache() *schemacache.Cache {
 	return e.source.cache.Load()
 }
 

@@ -111,6 +111,11 @@ func (e *Executor) runOnReplica(ctx context.Context, rep *Replica, spec *txSpec,
 	}
 	pg := conn.Conn().PgConn()
 	res, err := e.run(ctx, pg, spec, decide)
+	if err == nil && spec.stream.pending() {
+		rep.reads.Add(1)
+		e.releaseAfterStream(ctx, conn, spec.stream)
+		return res, replicaServed, nil
+	}
 	conn.Release()
 	switch {
 	case err == nil:

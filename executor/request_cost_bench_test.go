@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
 	"github.com/pgrest/caddy-pgrest/jwtauth"
 )
@@ -22,16 +22,16 @@ import (
 //
 //	go test -run '^$' -bench WithoutDatabase -benchmem ./executor/
 func BenchmarkReadWithoutDatabase(b *testing.B) {
-	cache := schema.Build(&schema.Catalog{
+	cache := schemacache.Build(&schemacache.Catalog{
 		ServerVersionNum: 150000,
 		Schemas:          []string{"api"},
-		Relations: []*schema.Relation{{Schema: "api", Name: "items", Kind: schema.KindTable, Columns: []*schema.Column{
+		Relations: []*schemacache.Relation{{Schema: "api", Name: "items", Kind: schemacache.KindTable, Columns: []*schemacache.Column{
 			{Name: "id", Type: "integer", Position: 1},
 			{Name: "name", Type: "text", Position: 2},
 			{Name: "price", Type: "numeric", Position: 3},
 			{Name: "created_at", Type: "timestamp with time zone", Position: 4},
 		}}},
-		Keys: []schema.Key{{Table: schema.QualifiedName{Schema: "api", Name: "items"}, Constraint: "items_pkey",
+		Keys: []schemacache.Key{{Table: schemacache.QualifiedName{Schema: "api", Name: "items"}, Constraint: "items_pkey",
 			Primary: true, Columns: []string{"id"}}},
 	})
 	e := &Executor{cfg: Config{Schemas: []string{"api"}, MaxBodySize: DefaultMaxBodySize},
@@ -72,7 +72,7 @@ func BenchmarkReadWithoutDatabase(b *testing.B) {
 
 // readWithoutDatabase is read's path with the transaction replaced by a
 // result row made up front.
-func readWithoutDatabase(e *Executor, w http.ResponseWriter, r *http.Request, cache *schema.Cache,
+func readWithoutDatabase(e *Executor, w http.ResponseWriter, r *http.Request, cache *schemacache.Cache,
 	id jwtauth.Identity, body []byte) int {
 	req, aerr := apirequest.Parse(r, e.cfg.Schemas, e.cfg.MaxBodySize)
 	if aerr != nil {
@@ -104,7 +104,8 @@ func readWithoutDatabase(e *Executor, w http.ResponseWriter, r *http.Request, ca
 		panic(err)
 	}
 	out.contentLocation = contentLocationOf(r, req)
-	return out.write(w, r, "")
+	status, _ := out.write(w, r, "")
+	return status
 }
 
 // processCPU is the CPU time (user and system) this process has used.

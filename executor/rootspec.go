@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/jwtauth"
 )
 
@@ -14,7 +14,7 @@ import (
 // function of that name in the request's schema, called as GET
 // /rpc/<name> would call it, as PostgREST does. Its result is served as
 // the OpenAPI document when the client asks for one, else as JSON.
-func (e *Executor) rootSpec(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity) (*output, error) {
+func (e *Executor) rootSpec(r *http.Request, req *apirequest.Request, cache *schemacache.Cache, id jwtauth.Identity) (*output, error) {
 	rep, aerr := apirequest.Negotiate(r.Header.Get("Accept"), inspectMedia)
 	if aerr != nil {
 		return nil, aerr

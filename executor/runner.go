@@ -16,7 +16,6 @@ import (
 // txSpec is one request's transaction: the settings, the pre-request call
 // and the main statement, run in that order after BEGIN.
 type txSpec struct {
-	readOnly bool
 	// statements run in order; the last one is the main statement, whose
 	// rows are returned. The first switches to role; every later one runs
 	// as role.
@@ -30,6 +29,12 @@ type txSpec struct {
 	// round trip.
 	decided bool
 	commit  bool
+	// readOnly, next to decided and commit: the three share a word.
+	readOnly bool
+	// stream, when set, reads the main statement's rows (a streamed read,
+	// see stream.go); when it is left pending, the transaction's end is
+	// left to it.
+	stream *rowStream
 	// guard, when set, runs after the main statement and raises an error
 	// when the main result fails the request's checks (see guard.go). A
 	// Sync follows it and the end, COMMIT, comes after the Sync: when the
@@ -72,21 +77,12 @@ const (
 // failed.
 func (e *Executor) run(ctx context.Context, pg *pgconn.PgConn, spec *txSpec, decide txDecision) ([]*txResult, error) {
 	res, err := e.pipeline(ctx, pg, spec)
-	var resetErr *sessionResetError
-	if errors.As(err, &resetErr) {
-		e.closeUnreset(ctx, pg, resetErr)
+	if err == nil && spec.stream.pending() {
+		spec.stream.then(func(err error) error { return e.settle(ctx, pg, err) })
 		return res, nil
 	}
-	var cleanFailure *failedButReset
-	if errors.As(err, &cleanFailure) {
-		return res, cleanFailure.err
-	}
-	if err != nil {
-		cleanUpAfterFailure(ctx, pg)
+	if err = e.settle(ctx, pg, err); err != nil || spec.decided {
 		return res, err
-	}
-	if spec.decided {
-		return res, nil
 	}
 	commit := true
 	if decide != nil {
@@ -110,6 +106,26 @@ func (e *Executor) run(ctx context.Context, pg *pgconn.PgConn, spec *txSpec, dec
 		}
 	}
 	return res, err
+}
+
+// settle leaves pg clean after a pipeline that returned err: a failed
+// session reset closes the connection (the request's answer stands), a
+// failure the pipeline did not clean up after is cleaned up after. It
+// returns the request's error.
+func (e *Executor) settle(ctx context.Context, pg *pgconn.PgConn, err error) error {
+	var resetErr *sessionResetError
+	if errors.As(err, &resetErr) {
+		e.closeUnreset(ctx, pg, resetErr)
+		return nil
+	}
+	var cleanFailure *failedButReset
+	if errors.As(err, &cleanFailure) {
+		return cleanFailure.err
+	}
+	if err != nil {
+		cleanUpAfterFailure(ctx, pg)
+	}
+	return err
 }
 
 // closeUnreset closes a connection whose session reset failed after its
@@ -180,6 +196,15 @@ func (e *Executor) pipeline(ctx context.Context, pg *pgconn.PgConn, spec *txSpec
 	}
 
 	res, err := readPipeline(p, spec, parses, names, prepared, beginSent, endSent)
+	if err == nil && spec.stream.pending() {
+		spec.stream.then(func(err error) error {
+			if closeErr := p.Close(); err == nil {
+				return closeErr
+			}
+			return err
+		})
+		return res, nil
+	}
 	closeErr := p.Close()
 	if err != nil {
 		// A failed session reset comes with the results: the
@@ -221,31 +246,55 @@ func readPipeline(p *pgconn.Pipeline, spec *txSpec, parses []bool, names []strin
 				keep = results[i]
 			}
 		}
-		if err := readResult(p, keep); err != nil {
+		var err error
+		if spec.stream != nil && i == len(results)-1 {
+			err = readStream(p, spec.stream, keep)
+		} else {
+			err = readResult(p, keep)
+		}
+		if err != nil {
 			if guard {
 				return results, readAfterGuardedFailure(p, spec, prepared, end, &guardFailure{err})
 			}
 			return nil, readAfterGuardedFailure(p, spec, prepared, end, err)
 		}
 	}
+	if spec.stream.pending() {
+		// The rows are read later; then the rest.
+		spec.stream.then(func(err error) error {
+			if err != nil {
+				return readAfterGuardedFailure(p, spec, prepared, end, err)
+			}
+			return readPipelineEnd(p, spec, prepared, end)
+		})
+		return results, nil
+	}
+	if err := readPipelineEnd(p, spec, prepared, end); err != nil {
+		var resetErr *sessionResetError
+		if errors.As(err, &resetErr) {
+			return results, err
+		}
+		return nil, err
+	}
+	return results, nil
+}
+
+// readPipelineEnd reads what follows the main statement: the guard's
+// Sync, the end (when decided) and the last Sync. A failed session reset
+// is a *sessionResetError.
+func readPipelineEnd(p *pgconn.Pipeline, spec *txSpec, prepared *statementSet, end txEnd) error {
 	if spec.guard != nil {
 		if _, err := p.GetResults(); err != nil { // the Sync after the guard
-			return nil, err
+			return err
 		}
 	}
 	if spec.decided {
 		if err := end.read(p, prepared); err != nil {
-			var resetErr *sessionResetError
-			if errors.As(err, &resetErr) {
-				return results, err
-			}
-			return nil, err
+			return err
 		}
 	}
-	if _, err := p.GetResults(); err != nil { // the Sync
-		return nil, err
-	}
-	return results, nil
+	_, err := p.GetResults() // the Sync
+	return err
 }
 
 // readAfterGuardedFailure reads, after a statement of a guarded
@@ -281,13 +330,9 @@ func (e *failedButReset) Unwrap() error { return e.err }
 // readResult reads one statement's result into res, or reads it through
 // when res is nil.
 func readResult(p *pgconn.Pipeline, res *txResult) error {
-	out, err := p.GetResults()
+	rr, err := nextRows(p)
 	if err != nil {
 		return err
-	}
-	rr, ok := out.(*pgconn.ResultReader)
-	if !ok {
-		return errors.New("pipeline: unexpected result")
 	}
 	for rr.NextRow() {
 		if res != nil {
@@ -296,6 +341,29 @@ func readResult(p *pgconn.Pipeline, res *txResult) error {
 	}
 	_, err = rr.Close()
 	return err
+}
+
+// readStream reads a streamed statement's result into stream, its first
+// row into first (when not nil).
+func readStream(p *pgconn.Pipeline, stream *rowStream, first *txResult) error {
+	rr, err := nextRows(p)
+	if err != nil {
+		return err
+	}
+	return stream.read(rr, first)
+}
+
+// nextRows is the reader of the pipeline's next result, a statement's.
+func nextRows(p *pgconn.Pipeline) (*pgconn.ResultReader, error) {
+	out, err := p.GetResults()
+	if err != nil {
+		return nil, err
+	}
+	rr, ok := out.(*pgconn.ResultReader)
+	if !ok {
+		return nil, errors.New("pipeline: unexpected result")
+	}
+	return rr, nil
 }
 
 // copyRow copies a row out of the reader, which reuses its buffer for the

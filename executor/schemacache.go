@@ -9,7 +9,7 @@ import (
 	"go.uber.org/zap"
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/executor/sqltext"
 )
 
@@ -17,7 +17,7 @@ import (
 // there is none, the request waits (up to the pool acquisition timeout)
 // for a load attempt it triggers, so requests arriving at start-up or
 // just as the database comes back are not refused needlessly.
-func (e *Executor) schemaCache(ctx context.Context) (*schema.Cache, *apierr.Error) {
+func (e *Executor) schemaCache(ctx context.Context) (*schemacache.Cache, *apierr.Error) {
 	return e.source.current(ctx, e.cfg.PoolAcquisitionTimeout)
 }
 
@@ -103,7 +103,7 @@ func (e *Executor) reloadAfterReconnect() {
 	e.notifiedReloadSchema()
 }
 
-func countRelations(c *schema.Cache) int {
+func countRelations(c *schemacache.Cache) int {
 	n := 0
 	for _, m := range c.Relations {
 		n += len(m)
@@ -111,7 +111,7 @@ func countRelations(c *schema.Cache) int {
 	return n
 }
 
-func countFunctions(c *schema.Cache) int {
+func countFunctions(c *schemacache.Cache) int {
 	n := 0
 	for _, m := range c.Functions {
 		for _, fs := range m {

@@ -13,7 +13,7 @@ import (
 	"go.uber.org/zap"
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
 
 // Backoff between failed schema cache loads. PostgREST backs off up to 32
@@ -43,7 +43,7 @@ type SchemaSource struct {
 	logger         *zap.Logger
 
 	// cache is the current schema cache; nil until the first load.
-	cache atomic.Pointer[schema.Cache]
+	cache atomic.Pointer[schemacache.Cache]
 	// cacheErr is why the last load failed, nil after a success.
 	cacheErr atomic.Pointer[apierr.Error]
 	// sessionUser is the session user the server reported; nil until the
@@ -213,7 +213,7 @@ func (s *SchemaSource) load(ctx context.Context) error {
 		return err
 	}
 	defer conn.Release()
-	c, err := schema.Load(ctx, conn, s.schemas)
+	c, err := schemacache.Load(ctx, conn, s.schemas)
 	if err != nil {
 		s.cacheErr.Store(cacheFailure(err))
 		return err
@@ -250,7 +250,7 @@ func (s *SchemaSource) learnSession(ctx context.Context, conn *pgxpool.Conn) {
 // for a load (unless one just failed) and waits for it up to wait, so
 // that it is answered with what the database says now: the cache as soon
 // as the database is back, else the cause of the failure just seen.
-func (s *SchemaSource) current(ctx context.Context, wait time.Duration) (*schema.Cache, *apierr.Error) {
+func (s *SchemaSource) current(ctx context.Context, wait time.Duration) (*schemacache.Cache, *apierr.Error) {
 	if c := s.cache.Load(); c != nil {
 		return c, nil
 	}

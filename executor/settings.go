@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
 	"github.com/pgrest/caddy-pgrest/executor/sqltext"
 	"github.com/pgrest/caddy-pgrest/jwtauth"
@@ -78,14 +78,14 @@ const settingsFixedArgs = 7
 // extra are settings of this request only (a function's SET clauses),
 // which win over the role's, as they would in PostgreSQL.
 func (e *Executor) settingsStatement(r *http.Request, id jwtauth.Identity, schemaName string, legacy bool,
-	roleSettings, extra []schema.Setting) sqlgen.Statement {
+	roleSettings, extra []schemacache.Setting) sqlgen.Statement {
 	return e.settingsStatementIn(nil, r, id, schemaName, legacy, roleSettings, extra)
 }
 
 // settingsStatementIn is settingsStatement with its arguments appended to
 // room when they fit in its capacity.
 func (e *Executor) settingsStatementIn(room [][]byte, r *http.Request, id jwtauth.Identity, schemaName string, legacy bool,
-	roleSettings, extra []schema.Setting) sqlgen.Statement {
+	roleSettings, extra []schemacache.Setting) sqlgen.Statement {
 	if len(roleSettings) > 0 {
 		extra = slices.Concat(roleSettings, extra)
 	}
@@ -124,7 +124,7 @@ func (e *Executor) settingsStatementIn(room [][]byte, r *http.Request, id jwtaut
 // request.jwt.claim.<name>; one per name, in name order. Without extra
 // settings and claims they are the same for every request, and the
 // executor works them out once.
-func variableSettings(app, extra []schema.Setting, claims map[string]string) []schema.Setting {
+func variableSettings(app, extra []schemacache.Setting, claims map[string]string) []schemacache.Setting {
 	if len(app)+len(extra)+len(claims) == 0 {
 		return nil
 	}
@@ -138,17 +138,17 @@ func variableSettings(app, extra []schema.Setting, claims map[string]string) []s
 	for k, v := range claims {
 		m["request.jwt.claim."+k] = v
 	}
-	out := make([]schema.Setting, 0, len(m))
+	out := make([]schemacache.Setting, 0, len(m))
 	for k, v := range m {
-		out = append(out, schema.Setting{Name: k, Value: v})
+		out = append(out, schemacache.Setting{Name: k, Value: v})
 	}
-	slices.SortFunc(out, func(a, b schema.Setting) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(out, func(a, b schemacache.Setting) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 
 // settingsJSON renders settings as the JSON object the settings statement
 // reads when there are more than maxSettingArgs.
-func settingsJSON(settings []schema.Setting) []byte {
+func settingsJSON(settings []schemacache.Setting) []byte {
 	m := make(map[string]string, len(settings))
 	for _, s := range settings {
 		m[s.Name] = s.Value

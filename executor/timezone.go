@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
 
 // withTimezone puts Prefer: timezone among a request's settings, before
@@ -16,11 +16,11 @@ import (
 // Greenwich), and one PostgreSQL refuses fails the settings statement with
 // its 400 (22023), as in PostgREST v16. The name is the one PostgreSQL
 // records in SET clauses, so the later of two settings of it wins.
-func withTimezone(tz string, settings []schema.Setting) []schema.Setting {
+func withTimezone(tz string, settings []schemacache.Setting) []schemacache.Setting {
 	if tz == "" {
 		return settings
 	}
-	return slices.Concat([]schema.Setting{{Name: "TimeZone", Value: tz}}, settings)
+	return slices.Concat([]schemacache.Setting{{Name: "TimeZone", Value: tz}}, settings)
 }
 
 // timezoneApplied adds timezone=<zone> to Preference-Applied where

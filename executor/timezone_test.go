@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
 
 func TestTimezoneAppliedGoesBeforeMaxAffected(t *testing.T) {
@@ -27,9 +27,9 @@ func TestTimezoneAppliedGoesBeforeMaxAffected(t *testing.T) {
 }
 
 func TestWithTimezoneComesBeforeTheFunctionsSettings(t *testing.T) {
-	fn := []schema.Setting{{Name: "TimeZone", Value: "Asia/Tokyo"}}
+	fn := []schemacache.Setting{{Name: "TimeZone", Value: "Asia/Tokyo"}}
 	got := withTimezone("UTC", fn)
-	want := []schema.Setting{{Name: "TimeZone", Value: "UTC"}, {Name: "TimeZone", Value: "Asia/Tokyo"}}
+	want := []schemacache.Setting{{Name: "TimeZone", Value: "UTC"}, {Name: "TimeZone", Value: "Asia/Tokyo"}}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %v, want %v", got, want)
 	}

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
 	"github.com/pgrest/caddy-pgrest/executor/sqltext"
 	"github.com/pgrest/caddy-pgrest/jwtauth"
@@ -22,7 +22,7 @@ import (
 // a read-write transaction's result runs in SQL too (see guard.go), so an
 // error response never leaves a write behind. The extras' results are
 // returned in order.
-func (e *Executor) transact(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity,
+func (e *Executor) transact(r *http.Request, req *apirequest.Request, cache *schemacache.Cache, id jwtauth.Identity,
 	main sqlgen.Statement, readOnly bool, extras ...sqlgen.Statement) (*output, []*txResult, error) {
 	return e.transactWith(r, req, cache, id, main, txOptions{readOnly: readOnly, extras: extras})
 }
@@ -38,14 +38,14 @@ type txOptions struct {
 	// settings are set for the transaction with the request's own (a
 	// function's SET clauses, which PostgreSQL would apply only inside
 	// the function, too late for statement_timeout).
-	settings []schema.Setting
+	settings []schemacache.Setting
 	// volatile marks the call of a VOLATILE function, which runs on the
 	// primary even when read-only.
 	volatile bool
 }
 
 // transactWith is transact with options.
-func (e *Executor) transactWith(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity,
+func (e *Executor) transactWith(r *http.Request, req *apirequest.Request, cache *schemacache.Cache, id jwtauth.Identity,
 	main sqlgen.Statement, opts txOptions) (*output, []*txResult, error) {
 	if p, ok := planOf(r.Context()); ok {
 		return nil, nil, e.explainTransaction(r, req, cache, id, main, opts, p)
@@ -85,7 +85,18 @@ func (e *Executor) transactWith(r *http.Request, req *apirequest.Request, cache 
 	if e.cfg.ServerTimingEnabled {
 		start = time.Now()
 	}
-	results, err := e.runRouted(r.Context(), e.mayReadFromReplica(r, req, opts), spec, decide)
+	ctx := r.Context()
+	if rows := main.Stream.Rows(); rows != nil {
+		// The context of a streamed read outlives this call when its body
+		// streams: it is cancelled when the body is written.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		spec.stream = newRowStream(rows, cancel)
+	}
+	results, err := e.runRouted(ctx, e.mayReadFromReplica(r, req, opts), spec, decide)
+	if spec.stream != nil && !spec.stream.pending() {
+		spec.stream.cancel()
+	}
 	if err != nil {
 		// Declared here: errors.As takes its address, which would put it
 		// on the heap for every request.
@@ -101,10 +112,12 @@ func (e *Executor) transactWith(r *http.Request, req *apirequest.Request, cache 
 	}
 	if out == nil { // decided up front: the check runs after the fact
 		if err = readOutput(results[len(results)-1], &st.out); err != nil {
+			spec.stream.discard()
 			return nil, nil, err
 		}
 		out = &st.out
 		if err := opts.checks.check(out.pageTotal); err != nil {
+			spec.stream.discard()
 			if spec.guard != nil {
 				// The guard passed what pgrest refuses: something
 				// changed pgrst.page_total after the main statement.
@@ -113,8 +126,13 @@ func (e *Executor) transactWith(r *http.Request, req *apirequest.Request, cache 
 			return nil, nil, err
 		}
 	}
+	if spec.stream.pending() {
+		out.body, out.more = nil, &outputMore{stream: spec.stream}
+	} else if spec.stream != nil {
+		out.body = spec.stream.body
+	}
 	if e.cfg.ServerTimingEnabled {
-		out.timing = &serverTiming{transaction: txDuration}
+		out.setTiming(&serverTiming{transaction: txDuration})
 	}
 	if applied != "" {
 		out.preferenceApplied = append(out.preferenceApplied, applied)
@@ -138,6 +156,10 @@ func (e *Executor) runOnPool(ctx context.Context, spec *txSpec, decide txDecisio
 		}
 		pg := conn.Conn().PgConn()
 		res, err := e.run(ctx, pg, spec, decide)
+		if err == nil && spec.stream.pending() {
+			e.releaseAfterStream(ctx, conn, spec.stream)
+			return res, nil
+		}
 		conn.Release()
 		if err != nil && ctx.Err() != nil {
 			return nil, e.clientGone(ctx, err)
@@ -175,7 +197,7 @@ func (e *Executor) logQueries(statements []sqlgen.Statement) {
 }
 
 // legacyClaims says whether claims go one setting per claim.
-func (e *Executor) legacyClaims(cache *schema.Cache) bool {
+func (e *Executor) legacyClaims(cache *schemacache.Cache) bool {
 	switch e.cfg.LegacyClaims {
 	case LegacyClaimsTrue:
 		return true

@@ -14,7 +14,7 @@ import (
 	apierr "github.com/pgrest/caddy-pgrest/errors"
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
 	"github.com/pgrest/caddy-pgrest/executor/plan"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
 	"github.com/pgrest/caddy-pgrest/jwtauth"
 )
@@ -22,7 +22,7 @@ import (
 // write answers POST, PATCH, PUT and DELETE on a table or view. The
 // mutation and the response rows are one statement; checks that can fail
 // after it (max-affected, a singular response, a PUT's key) roll back.
-func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema.Cache, id jwtauth.Identity) (*output, error) {
+func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schemacache.Cache, id jwtauth.Identity) (*output, error) {
 	rel, ok := cache.Relation(req.Schema, req.Name)
 	if !ok {
 		return nil, apierr.TableNotFound(req.Schema, req.Name, closestRelation(cache, req.Schema, req.Name))
@@ -75,6 +75,7 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 			return nil, aerr
 		}
 		m.Parsers = plan.JSONParsers(cache, rel, m.Columns)
+		m.ColumnsListed = len(q.Columns) > 0
 	}
 	// Preference-Applied, in PostgREST's order.
 	var resolution, missing string
@@ -198,7 +199,7 @@ func prefix(name, value string) string {
 }
 
 // shapeWrite sets the status, headers and body PostgREST gives a write.
-func (e *Executor) shapeWrite(out *output, req *apirequest.Request, rel *schema.Relation, rep apirequest.Representation,
+func (e *Executor) shapeWrite(out *output, req *apirequest.Request, rel *schemacache.Relation, rep apirequest.Representation,
 	headersOnly bool, prefs apirequest.Preferences, m sqlgen.Mutation) {
 	full := prefs.Return == "representation"
 	var total *int64
@@ -255,7 +256,7 @@ func (e *Executor) shapeWrite(out *output, req *apirequest.Request, rel *schema.
 // view the one PostgREST infers from a base table whose primary key the
 // view shows. PUT, the Location of headers-only and an upsert without
 // on_conflict use it.
-func keyColumns(rel *schema.Relation) []string {
+func keyColumns(rel *schemacache.Relation) []string {
 	if rel.IsView() {
 		return rel.ViewPrimaryKey
 	}
@@ -266,7 +267,7 @@ func keyColumns(rel *schema.Relation) []string {
 // primary key: the path filtering on its key ("/items?id=eq.1"), the key
 // columns in the relation's column order, a NULL key as is.null, as
 // PostgREST writes it.
-func location(rel *schema.Relation, body []byte) string {
+func location(rel *schemacache.Relation, body []byte) string {
 	key := keyColumns(rel)
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber() // a bigint key keeps every digit
@@ -299,7 +300,7 @@ func location(rel *schema.Relation, body []byte) string {
 
 // payloadColumns are the columns a write takes from its body: columns=
 // when given, else the body's keys; each must be a column (PGRST204).
-func payloadColumns(rel *schema.Relation, columns []string, body *payload) ([]string, *apierr.Error) {
+func payloadColumns(rel *schemacache.Relation, columns []string, body *payload) ([]string, *apierr.Error) {
 	keys := body.keys
 	if len(columns) > 0 {
 		keys = columns
@@ -315,7 +316,7 @@ func payloadColumns(rel *schema.Relation, columns []string, body *payload) ([]st
 // putKey checks a PUT's filters: exactly one eq filter on each primary
 // key column and nothing else (PGRST105). It returns the key values,
 // which the body's must equal.
-func putKey(rel *schema.Relation, where *plan.Read) ([][2]string, *apierr.Error) {
+func putKey(rel *schemacache.Relation, where *plan.Read) ([][2]string, *apierr.Error) {
 	pk := keyColumns(rel)
 	if len(pk) == 0 || len(where.Where) != len(pk) {
 		return nil, apierr.InvalidFilters()

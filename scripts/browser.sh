@@ -9,26 +9,10 @@
 # Installing takes Debian's `chromium` package.
 set -euo pipefail
 
-prog=$(basename "$0")
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-log() { echo "$prog: $*" >&2; }
-die() {
-	log "$*"
-	exit 1
-}
-
-usage() {
-	sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//' >&2
-	exit 2
-}
-
-is_root() { [ "$(id -u)" -eq 0 ]; }
-
-# as_root CMD... runs CMD as root: directly, or through sudo when that needs
-# no password.
-as_root() { if is_root; then "$@"; else sudo -n "$@"; fi; }
-
-can_be_root() { is_root || { command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; }; }
+usage() { usage_from_header 2 5; }
 
 find_browser() {
 	if [ -n "${PGREST_CHROMIUM:-}" ]; then
@@ -52,13 +36,8 @@ cmd_ensure() {
 		log "found $("$b" --version 2>/dev/null || echo "$b") at $b"
 		return 0
 	fi
-	command -v apt-get >/dev/null 2>&1 ||
-		die "Chromium not found and no apt-get to install it: install Chromium or Chrome, or set PGREST_CHROMIUM"
-	can_be_root || die "Chromium not found; as root run: apt-get update && apt-get install -y chromium"
 	log "Chromium not found; installing Debian's chromium package"
-	log "running: apt-get update && apt-get install -y --no-install-recommends chromium"
-	as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
-	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium
+	apt_install Chromium chromium
 	b=$(find_browser) || die "apt-get installed chromium but no chromium binary was found in PATH"
 	log "installed $("$b" --version 2>/dev/null || echo "$b") at $b"
 }

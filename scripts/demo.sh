@@ -4,7 +4,7 @@
 #   demo.sh run     set up (below), then run Caddy with pgrest on
 #                   http://localhost:3000 in the foreground; Ctrl-C stops it
 #   demo.sh setup   set up only: PostgreSQL, the database pgrest_demo with
-#                   demo/schema.sql, the secrets, bin/caddy
+#                   demo/roles.sql and demo/schema.sql, the secrets, bin/caddy
 #   demo.sh stop    stop the demo's PostgreSQL
 #   demo.sh clean   stop it and delete the demo's database and secrets
 #
@@ -21,7 +21,9 @@ state=.demo
 cluster=$state/pg
 db=pgrest_demo
 pg() { bash scripts/pg.sh "$@"; }
-say() { echo "demo: $*" >&2; }
+prog=demo
+# shellcheck source=scripts/lib.sh
+. scripts/lib.sh
 
 # random N prints N random letters and digits.
 random() { head -c 256 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | cut -c1-"$1"; }
@@ -50,8 +52,7 @@ pick_port() {
 			return
 		fi
 	done
-	say "no free port in 54329-54339"
-	exit 1
+	die "no free port in 54329-54339"
 }
 
 setup() {
@@ -64,14 +65,15 @@ setup() {
 	password=$(keep "$state/authenticator_password" 24)
 
 	if [ -z "$(pg psql "$cluster" "$port" -tAc "select 1 from pg_database where datname = '$db'")" ]; then
-		say "creating database $db"
+		log "creating database $db"
 		pg psql "$cluster" "$port" -qc "create database $db"
 	fi
 	# demo/schema.sql is one transaction: after a failed or interrupted
-	# load the database is empty and is loaded again.
+	# load the database is empty and is loaded again. demo/roles.sql makes
+	# each role only when absent.
 	if [ -z "$(pg psql "$cluster" "$port" -d "$db" -tAc "select to_regprocedure('api.login(text, text)')")" ]; then
-		say "loading demo/schema.sql into $db"
-		pg psql "$cluster" "$port" -q -d "$db" -f demo/schema.sql
+		log "loading demo/roles.sql and demo/schema.sql into $db"
+		pg psql "$cluster" "$port" -q -d "$db" -f demo/roles.sql -f demo/schema.sql
 	fi
 	# psql substitutes :'var' (quoted as a literal) only in scripts, not in -c.
 	pg psql "$cluster" "$port" -q -d "$db" -v secret="$secret" -v password="$password" <<-'SQL'
@@ -79,22 +81,19 @@ setup() {
 		alter role authenticator password :'password';
 	SQL
 
-	say "building bin/caddy"
+	log "building bin/caddy"
 	go build -o bin/caddy ./cmd/caddy
 
 	export PGREST_DB_URI="postgres://authenticator:$password@127.0.0.1:$port/$db?sslmode=disable"
 	export PGREST_JWT_SECRET="$secret"
 }
 
-usage() {
-	sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//' >&2
-	exit 2
-}
+usage() { usage_from_header 2 9; }
 
 case "${1:-run}" in
 setup)
 	setup
-	say "ready; PostgreSQL: bash scripts/pg.sh psql $cluster $port -d $db"
+	log "ready; PostgreSQL: bash scripts/pg.sh psql $cluster $port -d $db"
 	;;
 run)
 	setup

@@ -35,73 +35,24 @@
 # DIR/pgrest-superuser.pw and printed by `dsn`.
 set -euo pipefail
 
-prog=$(basename "$0")
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-log() { echo "$prog: $*" >&2; }
-die() {
-	log "$*"
-	exit 1
-}
-
-usage() {
-	sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//' >&2
-	exit 2
-}
-
-is_root() { [ "$(id -u)" -eq 0 ]; }
-
-# as_root CMD... runs CMD as root: directly, or through sudo when that needs
-# no password (see can_be_root).
-as_root() { if is_root; then "$@"; else sudo -n "$@"; fi; }
-
-# can_be_root succeeds when as_root can run a command.
-can_be_root() { is_root || { command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; }; }
-
-# find_bindir prints the bin folder of the newest PostgreSQL that has initdb,
-# looking in PATH, in pg_config --bindir and in Debian's /usr/lib/postgresql.
-find_bindir() {
-	local candidates=() d p best="" best_major=-1 major
-	if p=$(command -v initdb 2>/dev/null); then
-		candidates+=("$(dirname "$(readlink -f "$p")")")
-	fi
-	if command -v pg_config >/dev/null 2>&1 && d=$(pg_config --bindir 2>/dev/null); then
-		candidates+=("$d")
-	fi
-	for d in /usr/lib/postgresql/*/bin; do
-		candidates+=("$d")
-	done
-	for d in "${candidates[@]}"; do
-		[ -x "$d/initdb" ] && [ -x "$d/pg_ctl" ] && [ -x "$d/postgres" ] || continue
-		# "initdb (PostgreSQL) 15.18" -> 15; "9.6.24" -> 9; "17beta1" -> 17
-		major=$("$d/initdb" --version 2>/dev/null | awk '{print $3}' | sed 's/^\([0-9]*\).*/\1/')
-		[ -n "$major" ] || continue
-		if [ "$major" -gt "$best_major" ]; then
-			best=$d
-			best_major=$major
-		fi
-	done
-	[ -n "$best" ] || return 1
-	echo "$best"
-}
+usage() { usage_from_header 2 19; }
 
 bindir() {
-	find_bindir || die "no PostgreSQL server found (initdb); run: bash scripts/pg.sh ensure"
+	find_pg_bindir || die "no PostgreSQL server found (initdb); run: bash scripts/pg.sh ensure"
 }
 
 cmd_ensure() {
 	local d
-	if d=$(find_bindir); then
+	if d=$(find_pg_bindir); then
 		log "found $("$d/postgres" --version) in $d"
 		return 0
 	fi
-	command -v apt-get >/dev/null 2>&1 ||
-		die "PostgreSQL server not found and no apt-get to install it: install PostgreSQL 14 or newer (initdb, pg_ctl, postgres, psql)"
-	can_be_root || die "PostgreSQL server not found; as root run: apt-get update && apt-get install -y postgresql"
 	log "PostgreSQL server not found; installing Debian's postgresql package"
-	log "running: apt-get update && apt-get install -y --no-install-recommends postgresql"
-	as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
-	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends postgresql
-	d=$(find_bindir) || die "apt-get installed postgresql but no initdb was found"
+	apt_install "PostgreSQL server" postgresql
+	d=$(find_pg_bindir) || die "apt-get installed postgresql but no initdb was found"
 	log "installed $("$d/postgres" --version) in $d"
 }
 
@@ -111,21 +62,15 @@ cmd_ensure() {
 cmd_ensure_postgis() {
 	local d major share pkg
 	d=$(bindir)
-	major=$("$d/postgres" --version | awk '{print $3}' | sed 's/^\([0-9]*\).*/\1/')
+	major=$(pg_major "$("$d/postgres" --version)")
 	share=$("$d/pg_config" --sharedir 2>/dev/null || echo "/usr/share/postgresql/$major")
 	if [ -f "$share/extension/postgis.control" ]; then
 		log "found PostGIS for PostgreSQL $major"
 		return 0
 	fi
 	pkg=postgresql-$major-postgis-3
-	command -v apt-get >/dev/null 2>&1 || die "PostGIS not found and no apt-get to install it: install $pkg"
-	can_be_root || die "PostGIS not found; as root run: apt-get update && apt-get install -y $pkg"
-	log "PostGIS not found; running: apt-get install -y --no-install-recommends $pkg"
-	if ! as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$pkg"; then
-		# A stale package list does not know the package: refresh it once.
-		as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
-		as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$pkg"
-	fi
+	log "PostGIS not found; installing $pkg"
+	apt_install PostGIS "$pkg"
 	[ -f "$share/extension/postgis.control" ] || die "apt-get installed $pkg but $share/extension/postgis.control is missing"
 	log "installed $pkg"
 }
@@ -368,11 +313,7 @@ cmd_pgbouncer_ensure() {
 		log "found $("$p" --version | head -1) at $p"
 		return 0
 	fi
-	command -v apt-get >/dev/null 2>&1 || die "PgBouncer not found and no apt-get to install it"
-	can_be_root || die "PgBouncer not found; as root run: apt-get update && apt-get install -y pgbouncer"
-	log "running: apt-get update && apt-get install -y --no-install-recommends pgbouncer"
-	as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
-	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends pgbouncer
+	apt_install PgBouncer pgbouncer
 	p=$(find_pgbouncer) || die "apt-get installed pgbouncer but it was not found"
 	log "installed $("$p" --version | head -1)"
 }

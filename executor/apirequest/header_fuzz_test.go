@@ -27,7 +27,7 @@ func FuzzParsePreferences(f *testing.F) {
 	f.Fuzz(func(t *testing.T, h1, h2 string) {
 		p, err := ParsePreferences([]string{h1, h2})
 		for name, v := range map[string]string{"return": p.Return, "count": p.Count, "resolution": p.Resolution,
-			"missing": p.Missing, "handling": p.Handling, "tx": p.Tx, "params": p.Params} {
+			"missing": p.Missing, "handling": p.Handling, "tx": p.Tx} {
 			if v != "" && !slices.Contains(allowedValues[name], v) {
 				t.Fatalf("%q %q: %s=%q is not an allowed value", h1, h2, name, v)
 			}
@@ -66,7 +66,6 @@ func renderPreferences(p Preferences) string {
 	add("missing", p.Missing)
 	add("handling", p.Handling)
 	add("tx", p.Tx)
-	add("params", p.Params)
 	add("timezone", p.Timezone)
 	if p.MaxAffected != nil {
 		add("max-affected", strconv.FormatInt(*p.MaxAffected, 10))

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
 
 // MediaType is a response representation pgrest can produce.
@@ -29,7 +29,7 @@ type Representation struct {
 	// StripNulls drops null-valued keys (the nulls=stripped parameter).
 	StripNulls bool
 	// Handler renders MediaHandler.
-	Handler *schema.MediaHandler
+	Handler *schemacache.MediaHandler
 	// PostGISSchema is where ST_AsGeoJSON lives, for MediaGeoJSON.
 	PostGISSchema string
 }

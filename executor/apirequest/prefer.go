@@ -17,7 +17,6 @@ type Preferences struct {
 	Missing     string // default | null
 	Handling    string // lenient | strict
 	Tx          string // commit | rollback
-	Params      string // single-object
 	Timezone    string
 	MaxAffected *int64
 	// Invalid lists the preferences that were not understood.
@@ -32,7 +31,6 @@ var allowedValues = map[string][]string{
 	"missing":    {"default", "null"},
 	"handling":   {"lenient", "strict"},
 	"tx":         {"commit", "rollback"},
-	"params":     {"single-object"},
 }
 
 // ParsePreferences reads every Prefer header. The first occurrence of a
@@ -85,8 +83,6 @@ func (p *Preferences) set(name, value string) bool {
 		p.Handling = value
 	case "tx":
 		p.Tx = value
-	case "params":
-		p.Params = value
 	case "timezone":
 		if value == "" {
 			return false

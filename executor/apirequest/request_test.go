@@ -127,11 +127,20 @@ func TestPreferences(t *testing.T) {
 	})
 	t.Run("every recognised preference is read", func(t *testing.T) {
 		p, err := ParsePreferences([]string{"resolution=merge-duplicates, missing=default, handling=lenient",
-			"params=single-object, timezone=Europe/Paris, count=planned"})
+			"timezone=Europe/Paris, count=planned"})
 		want := Preferences{Resolution: "merge-duplicates", Missing: "default", Handling: "lenient",
-			Params: "single-object", Timezone: "Europe/Paris", Count: "planned"}
+			Timezone: "Europe/Paris", Count: "planned"}
 		if err != nil || !reflect.DeepEqual(p, want) {
 			t.Fatalf("got %+v %v, want %+v", p, err, want)
+		}
+	})
+	t.Run("params=single-object, removed in PostgREST 13, is not understood", func(t *testing.T) {
+		p, err := ParsePreferences([]string{"params=single-object"})
+		if err != nil || !reflect.DeepEqual(p.Invalid, []string{"params=single-object"}) {
+			t.Fatalf("got %+v %v", p, err)
+		}
+		if _, err := ParsePreferences([]string{"handling=strict, params=single-object"}); err == nil || err.Code != "PGRST122" {
+			t.Fatalf("strict: got %v, want PGRST122", err)
 		}
 	})
 	t.Run("a timezone is taken as written, name or offset, for PostgreSQL to check", func(t *testing.T) {

@@ -15,7 +15,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
 
 // Options are what the document needs besides the schema cache.
@@ -73,7 +73,7 @@ const (
 )
 
 // Build writes the document for opts.Schema as JSON.
-func Build(cache *schema.Cache, opts Options) ([]byte, error) {
+func Build(cache *schemacache.Cache, opts Options) ([]byte, error) {
 	rels := visibleRelations(cache, opts)
 	fns := visibleFunctions(cache, opts)
 
@@ -213,15 +213,15 @@ type schemaObject struct {
 // exposedRelation is a relation as the document shows it: the columns
 // and operations the reader may use.
 type exposedRelation struct {
-	rel                      *schema.Relation
-	cols                     []*schema.Column
+	rel                      *schemacache.Relation
+	cols                     []*schemacache.Column
 	get, post, patch, delete bool
 }
 
 // visibleRelations lists the schema's relations by name, each with what
 // opts.Access lets the role see; a relation with no operation left is
 // not shown.
-func visibleRelations(cache *schema.Cache, opts Options) []*exposedRelation {
+func visibleRelations(cache *schemacache.Cache, opts Options) []*exposedRelation {
 	var out []*exposedRelation
 	for _, rel := range cache.Relations[opts.Schema] {
 		e := &exposedRelation{rel: rel, cols: rel.Columns,
@@ -249,10 +249,10 @@ func visibleRelations(cache *schema.Cache, opts Options) []*exposedRelation {
 
 // visibleFunctions lists the schema's functions by name, one per name:
 // overloads share a path, and the first of them by OID describes it.
-func visibleFunctions(cache *schema.Cache, opts Options) []*schema.Function {
-	var out []*schema.Function
+func visibleFunctions(cache *schemacache.Cache, opts Options) []*schemacache.Function {
+	var out []*schemacache.Function
 	for _, overloads := range cache.Functions[opts.Schema] {
-		var pick *schema.Function
+		var pick *schemacache.Function
 		for _, f := range overloads {
 			if opts.Access != nil && !opts.Access.Functions[f.OID] {
 				continue
@@ -265,7 +265,7 @@ func visibleFunctions(cache *schema.Cache, opts Options) []*schema.Function {
 			out = append(out, pick)
 		}
 	}
-	slices.SortFunc(out, func(a, b *schema.Function) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(out, func(a, b *schemacache.Function) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 
@@ -320,8 +320,8 @@ func (e *exposedRelation) path() pathItem {
 var reservedQueryKeys = []string{"select", "columns", "order", "limit", "offset", "on_conflict", "and", "or", "not.and", "not.or"}
 
 // filterable lists the columns that take a row filter.
-func (e *exposedRelation) filterable() []*schema.Column {
-	var cols []*schema.Column
+func (e *exposedRelation) filterable() []*schemacache.Column {
+	var cols []*schemacache.Column
 	for _, c := range e.cols {
 		if !slices.Contains(reservedQueryKeys, c.Name) {
 			cols = append(cols, c)
@@ -333,7 +333,7 @@ func (e *exposedRelation) filterable() []*schema.Column {
 // definition is the relation's row as a schema object: one property per
 // column, typed from its PostgreSQL type, with the notes PostgREST adds
 // for primary and foreign keys.
-func (e *exposedRelation) definition(cache *schema.Cache) schemaObject {
+func (e *exposedRelation) definition(cache *schemacache.Cache) schemaObject {
 	d := schemaObject{Description: e.rel.Description, Type: "object", Properties: object{}}
 	pk := e.rel.PrimaryKey
 	if e.rel.IsView() {
@@ -355,11 +355,11 @@ func (e *exposedRelation) definition(cache *schema.Cache) schemaObject {
 // foreignKeys maps each column that is by itself a foreign key to a
 // relation of the same schema to the table and column it references,
 // tables before views, as PostgREST notes them.
-func foreignKeys(cache *schema.Cache, rel *schema.Relation) map[string][2]string {
+func foreignKeys(cache *schemacache.Cache, rel *schemacache.Relation) map[string][2]string {
 	out := map[string][2]string{}
 	for _, views := range []bool{false, true} {
 		for _, r := range cache.Relationships(rel.Schema, rel.Name) {
-			toOne := r.Cardinality == schema.M2O || r.Cardinality == schema.O2O && !r.IsParent
+			toOne := r.Cardinality == schemacache.M2O || r.Cardinality == schemacache.O2O && !r.IsParent
 			if r.ForeignTableIsView != views || !toOne || len(r.Columns) != 1 || r.ForeignTable.Schema != rel.Schema {
 				continue
 			}
@@ -372,7 +372,7 @@ func foreignKeys(cache *schema.Cache, rel *schema.Relation) map[string][2]string
 }
 
 // columnSchema is one column's property.
-func columnSchema(c *schema.Column, primaryKey bool, fk [2]string) *schemaObject {
+func columnSchema(c *schemacache.Column, primaryKey bool, fk [2]string) *schemaObject {
 	t := baseTypeName(c.Type)
 	s := &schemaObject{Format: swaggerFormat(t), Type: swaggerType(t), Description: c.Description, MaxLength: c.MaxLength}
 	if s.Type == "array" {
@@ -403,7 +403,7 @@ func columnSchema(c *schema.Column, primaryKey bool, fk [2]string) *schemaObject
 // functionPath is /rpc/<name>: POST always, GET for functions that are
 // not volatile, as PostgREST offers them; parameters' types are named as
 // searchPath sees them.
-func functionPath(f *schema.Function, searchPath []string) pathItem {
+func functionPath(f *schemacache.Function, searchPath []string) pathItem {
 	summary, description := splitDescription(f.Description)
 	op := func() *operation {
 		return &operation{
@@ -414,7 +414,7 @@ func functionPath(f *schema.Function, searchPath []string) pathItem {
 	}
 	post := op()
 	body := &schemaObject{Description: f.Description, Type: "object", Properties: object{}}
-	params := make([]schema.Param, len(f.Params))
+	params := make([]schemacache.Param, len(f.Params))
 	for i, p := range f.Params {
 		p.Type = unqualifiedType(p, searchPath)
 		params[i] = p
@@ -453,7 +453,7 @@ func functionPath(f *schema.Function, searchPath []string) pathItem {
 
 // unqualifiedType is p's type as format_type names it with searchPath as
 // the search_path: without the schema when the type's schema is on it.
-func unqualifiedType(p schema.Param, searchPath []string) string {
+func unqualifiedType(p schemacache.Param, searchPath []string) string {
 	if !slices.Contains(searchPath, p.TypeSchema) {
 		return p.Type
 	}
@@ -468,7 +468,7 @@ func unqualifiedType(p schema.Param, searchPath []string) string {
 // queryParameter is a function parameter passed in the query string: a
 // variadic one repeats (?v=1&v=2); an array or JSON value is written as
 // text.
-func queryParameter(p schema.Param) parameter {
+func queryParameter(p schemacache.Param) parameter {
 	qp := parameter{Name: p.Name, In: "query", Required: new(!p.HasDefault)}
 	t := swaggerType(p.Type)
 	if p.Variadic {
@@ -498,7 +498,7 @@ func commonParameters() object {
 	rangeUnit := header("Range-Unit", "Limiting and Pagination")
 	rangeUnit.Default = "items"
 	return object{
-		{"preferParams", header("Prefer", "Preference", "params=single-object")},
+		{"preferParams", header("Prefer", "Preference")},
 		{"preferReturn", header("Prefer", "Preference", "return=representation", "return=minimal", "return=headers-only")},
 		{"preferCount", header("Prefer", "Preference", "count=exact", "count=planned", "count=estimated")},
 		{"preferPost", header("Prefer", "Preference", "return=representation", "return=minimal", "return=headers-only",

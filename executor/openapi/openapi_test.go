@@ -8,16 +8,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
 
 // testCache is a small shop: items with every kind of column, orders
 // referencing items, a view over items, a stable and a volatile function
 // and a table of another schema.
-func testCache() *schema.Cache {
-	items := &schema.Relation{Schema: "api", Name: "items", Kind: schema.KindTable,
+func testCache() *schemacache.Cache {
+	items := &schemacache.Relation{Schema: "api", Name: "items", Kind: schemacache.KindTable,
 		Description: "Things for sale\n\nEvery row is one article.", Insertable: true, Updatable: true, Deletable: true,
-		Columns: []*schema.Column{
+		Columns: []*schemacache.Column{
 			{Name: "id", Type: "integer", Default: "nextval('api.items_id_seq'::regclass)", HasDefault: true, Position: 1},
 			{Name: "name", Type: "character varying(40)", MaxLength: 40, Description: "What it is called", Position: 2},
 			{Name: "price", Type: "numeric(10,2)", Nullable: true, Default: "0", HasDefault: true, Position: 3},
@@ -29,52 +29,52 @@ func testCache() *schema.Cache {
 			{Name: "on_sale", Type: "boolean", Nullable: true, Default: "false", HasDefault: true, Position: 8},
 			{Name: "order", Type: "integer", Nullable: true, Position: 9},
 		}}
-	orders := &schema.Relation{Schema: "api", Name: "orders", Kind: schema.KindTable,
+	orders := &schemacache.Relation{Schema: "api", Name: "orders", Kind: schemacache.KindTable,
 		Insertable: true, Updatable: true, Deletable: true,
-		Columns: []*schema.Column{
+		Columns: []*schemacache.Column{
 			{Name: "id", Type: "bigint", Position: 1},
 			{Name: "item_id", Type: "integer", Description: "The article", Position: 2},
 		}}
-	cheap := &schema.Relation{Schema: "api", Name: "cheap items", Kind: schema.KindView,
-		Columns: []*schema.Column{
+	cheap := &schemacache.Relation{Schema: "api", Name: "cheap items", Kind: schemacache.KindView,
+		Columns: []*schemacache.Column{
 			{Name: "id", Type: "integer", Nullable: true, Position: 1},
 			{Name: "name", Type: "character varying(40)", Nullable: true, Position: 2},
 		}}
-	hidden := &schema.Relation{Schema: "private", Name: "secrets", Kind: schema.KindTable,
-		Columns: []*schema.Column{{Name: "id", Type: "integer", Position: 1}}}
-	return schema.Build(&schema.Catalog{
+	hidden := &schemacache.Relation{Schema: "private", Name: "secrets", Kind: schemacache.KindTable,
+		Columns: []*schemacache.Column{{Name: "id", Type: "integer", Position: 1}}}
+	return schemacache.Build(&schemacache.Catalog{
 		Schemas:   []string{"api", "private"},
-		Relations: []*schema.Relation{items, orders, cheap, hidden},
-		Functions: []*schema.Function{
+		Relations: []*schemacache.Relation{items, orders, cheap, hidden},
+		Functions: []*schemacache.Function{
 			{Schema: "api", Name: "add", OID: 100, Volatility: 's', Description: "Adds\nSums two numbers.",
-				Params:  []schema.Param{{Name: "a", Type: "integer"}, {Name: "b", Type: "integer", HasDefault: true}},
-				Returns: schema.Return{Type: "integer"}},
+				Params:  []schemacache.Param{{Name: "a", Type: "integer"}, {Name: "b", Type: "integer", HasDefault: true}},
+				Returns: schemacache.Return{Type: "integer"}},
 			{Schema: "api", Name: "add", OID: 101, Volatility: 's',
-				Params:  []schema.Param{{Name: "x", Type: "text"}},
-				Returns: schema.Return{Type: "text"}},
+				Params:  []schemacache.Param{{Name: "x", Type: "text"}},
+				Returns: schemacache.Return{Type: "text"}},
 			{Schema: "api", Name: "touch", OID: 102, Volatility: 'v',
-				Params:  []schema.Param{{Name: "ids", Type: "integer[]", Variadic: true}, {Name: "doc", Type: "jsonb", HasDefault: true}},
-				Returns: schema.Return{Type: "void", Shape: schema.ReturnsVoid}},
+				Params:  []schemacache.Param{{Name: "ids", Type: "integer[]", Variadic: true}, {Name: "doc", Type: "jsonb", HasDefault: true}},
+				Returns: schemacache.Return{Type: "void", Shape: schemacache.ReturnsVoid}},
 			{Schema: "api", Name: "tally", OID: 103, Volatility: 'i',
-				Params:  []schema.Param{{Name: "ids", Type: "integer[]", Variadic: true}, {Name: "opts", Type: "json", HasDefault: true}},
-				Returns: schema.Return{Type: "integer"}},
+				Params:  []schemacache.Param{{Name: "ids", Type: "integer[]", Variadic: true}, {Name: "opts", Type: "json", HasDefault: true}},
+				Returns: schemacache.Return{Type: "integer"}},
 		},
-		Keys: []schema.Key{
-			{Table: schema.QualifiedName{Schema: "api", Name: "items"}, Constraint: "items_pkey", Primary: true, Columns: []string{"id"}},
-			{Table: schema.QualifiedName{Schema: "api", Name: "orders"}, Constraint: "orders_pkey", Primary: true, Columns: []string{"id"}},
+		Keys: []schemacache.Key{
+			{Table: schemacache.QualifiedName{Schema: "api", Name: "items"}, Constraint: "items_pkey", Primary: true, Columns: []string{"id"}},
+			{Table: schemacache.QualifiedName{Schema: "api", Name: "orders"}, Constraint: "orders_pkey", Primary: true, Columns: []string{"id"}},
 		},
-		ForeignKeys: []schema.ForeignKey{{Constraint: "orders_item_id_fkey",
-			Table: schema.QualifiedName{Schema: "api", Name: "orders"}, ForeignTable: schema.QualifiedName{Schema: "api", Name: "items"},
+		ForeignKeys: []schemacache.ForeignKey{{Constraint: "orders_item_id_fkey",
+			Table: schemacache.QualifiedName{Schema: "api", Name: "orders"}, ForeignTable: schemacache.QualifiedName{Schema: "api", Name: "items"},
 			Columns: [][2]string{{"item_id", "id"}}}},
-		ViewColumns: []schema.ViewColumn{
-			{View: schema.QualifiedName{Schema: "api", Name: "cheap items"}, Column: "id",
-				Table: schema.QualifiedName{Schema: "api", Name: "items"}, TableColumn: "id"},
+		ViewColumns: []schemacache.ViewColumn{
+			{View: schemacache.QualifiedName{Schema: "api", Name: "cheap items"}, Column: "id",
+				Table: schemacache.QualifiedName{Schema: "api", Name: "items"}, TableColumn: "id"},
 		},
 	})
 }
 
 // build returns the document decoded, and its raw text.
-func build(t *testing.T, cache *schema.Cache, opts Options) (map[string]any, string) {
+func build(t *testing.T, cache *schemacache.Cache, opts Options) (map[string]any, string) {
 	t.Helper()
 	if opts.Schema == "" {
 		opts.Schema = "api"
@@ -416,11 +416,11 @@ func TestOpenAPIFunctionPathsTakeTheirArguments(t *testing.T) {
 }
 
 func TestOpenAPIFunctionUnnamedParametersAreNoArguments(t *testing.T) {
-	cache := schema.Build(&schema.Catalog{
+	cache := schemacache.Build(&schemacache.Catalog{
 		Schemas: []string{"api"},
-		Functions: []*schema.Function{{Schema: "api", Name: "echo", OID: 200, Volatility: 's',
-			Params:  []schema.Param{{Type: "text"}, {Name: "n", Type: "integer"}},
-			Returns: schema.Return{Type: "text"}}},
+		Functions: []*schemacache.Function{{Schema: "api", Name: "echo", OID: 200, Volatility: 's',
+			Params:  []schemacache.Param{{Type: "text"}, {Name: "n", Type: "integer"}},
+			Returns: schemacache.Return{Type: "text"}}},
 	})
 	doc, _ := build(t, cache, Options{})
 	body := at(t, doc, "paths", "/rpc/echo", "post", "parameters").([]any)[0]

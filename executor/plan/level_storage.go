@@ -2,7 +2,7 @@ package plan
 
 import (
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
 
 // The parts of a plan that a usual read has one of are allocated with
@@ -21,7 +21,7 @@ type oneFieldLevel struct {
 
 // newLevel is a level of rel with room for fields fields and output
 // items.
-func newLevel(rel *schema.Relation, alias string, fields int) *Read {
+func newLevel(rel *schemacache.Relation, alias string, fields int) *Read {
 	if fields == 1 {
 		l := &oneFieldLevel{}
 		// Field by field: l is new and zero.
@@ -70,7 +70,7 @@ type filteredOneFieldLevel struct {
 // newLevel is newLevel for the builder: the first level it makes is the
 // root, which gets room for its first condition when rootFiltered says a
 // filter goes to it.
-func (b *builder) newLevel(rel *schema.Relation, alias string, fields int) *Read {
+func (b *builder) newLevel(rel *schemacache.Relation, alias string, fields int) *Read {
 	filtered := b.rootFiltered
 	b.rootFiltered = false
 	if !filtered || fields != 1 {

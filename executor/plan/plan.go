@@ -6,7 +6,7 @@ package plan
 
 import (
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/executor/sqltext"
 )
 
@@ -14,7 +14,7 @@ import (
 // embedded resource.
 type Read struct {
 	// Relation is what this level reads from.
-	Relation *schema.Relation
+	Relation *schemacache.Relation
 	// Alias is the SQL correlation name of this level, unique in the
 	// statement: the relation's name at the root, "<name>_<n>" below.
 	Alias string
@@ -46,7 +46,7 @@ type OutputItem struct {
 // path, or a computed column (a function of the row).
 type ColumnRef struct {
 	Column   string
-	Computed *schema.Function
+	Computed *schemacache.Function
 	JSONPath []apirequest.JSONStep
 	// Type is the column's type as the catalog renders it ("" when the
 	// column is unknown to the schema cache).
@@ -74,7 +74,7 @@ type Field struct {
 	AggregateCast sqltext.TypeName
 	// Format is the data representation that turns the column's domain
 	// into JSON, nil when it has none. It applies before Cast.
-	Format *schema.Representation
+	Format *schemacache.Representation
 }
 
 // Embed is an embedded resource.
@@ -86,7 +86,7 @@ type Embed struct {
 	// LegacyName says a filter, order or limit named this aliased embed
 	// by Relation rather than by its alias (see embedNamed).
 	LegacyName   bool
-	Relationship *schema.Relationship
+	Relationship *schemacache.Relationship
 	// Inner makes rows without a match disappear from the parent (!inner).
 	Inner bool
 	// Spread merges a to-one embed's fields into its parent (...).
@@ -119,7 +119,7 @@ type Filter struct {
 	Values     []string
 	// Parse is the data representation that turns a query-string value
 	// (text) into the column's domain, nil when it has none.
-	Parse *schema.Representation
+	Parse *schemacache.Representation
 	// ToTsVector turns the value into a tsvector (to_tsvector) for a
 	// full-text operator, for a value that is not one already.
 	ToTsVector bool

@@ -7,7 +7,7 @@ import (
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
 
 // ReadOptions are the configuration and headers a read plan depends on.
@@ -26,7 +26,7 @@ type ReadOptions struct {
 
 // builder carries what planning one request needs.
 type builder struct {
-	cache  *schema.Cache
+	cache  *schemacache.Cache
 	schema string
 	opts   ReadOptions
 	// aliases counts embeds so each gets a unique correlation name.
@@ -44,7 +44,7 @@ type builder struct {
 }
 
 // BuildRead plans a read of rel for the parsed query q.
-func BuildRead(cache *schema.Cache, rel *schema.Relation, q *apirequest.Query, opts ReadOptions) (*Read, *apierr.Error) {
+func BuildRead(cache *schemacache.Cache, rel *schemacache.Relation, q *apirequest.Query, opts ReadOptions) (*Read, *apierr.Error) {
 	b := &builder{cache: cache, schema: rel.Schema, opts: opts, rootFiltered: filtersRoot(q)}
 	items := q.Select
 	if len(items) == 0 {
@@ -88,7 +88,7 @@ func BuildRead(cache *schema.Cache, rel *schema.Relation, q *apirequest.Query, o
 var rootStar = []apirequest.SelectItem{{Kind: apirequest.SelectStar, Field: apirequest.Field{Name: "*"}}}
 
 // level plans one relation and its select list.
-func (b *builder) level(rel *schema.Relation, alias string, items []apirequest.SelectItem) (*Read, *apierr.Error) {
+func (b *builder) level(rel *schemacache.Relation, alias string, items []apirequest.SelectItem) (*Read, *apierr.Error) {
 	// Room for every item up front: appending then never moves Fields, so
 	// Output can point into it.
 	r := b.newLevel(rel, alias, b.fieldCount(rel, items))
@@ -133,7 +133,7 @@ func (b *builder) level(rel *schema.Relation, alias string, items []apirequest.S
 }
 
 // field resolves a column, JSON path, computed column or aggregate.
-func (b *builder) field(rel *schema.Relation, it apirequest.SelectItem) (Field, *apierr.Error) {
+func (b *builder) field(rel *schemacache.Relation, it apirequest.SelectItem) (Field, *apierr.Error) {
 	f := Field{Aggregate: it.Aggregate}
 	if it.Aggregate != "" && !b.opts.AggregatesEnabled {
 		return f, apierr.AggregatesNotAllowed()
@@ -174,7 +174,7 @@ func (b *builder) field(rel *schema.Relation, it apirequest.SelectItem) (Field, 
 // ref resolves a name to a column or a computed column. A name that is
 // neither stays a column, so PostgreSQL reports it (42703), as PostgREST
 // lets it.
-func (b *builder) ref(rel *schema.Relation, fd apirequest.Field) ColumnRef {
+func (b *builder) ref(rel *schemacache.Relation, fd apirequest.Field) ColumnRef {
 	ref := ColumnRef{Column: fd.Name, JSONPath: fd.JSONPath}
 	if col, ok := rel.Column(fd.Name); ok {
 		ref.Type = col.Type
@@ -186,7 +186,7 @@ func (b *builder) ref(rel *schema.Relation, fd apirequest.Field) ColumnRef {
 }
 
 // embed resolves an embedded resource through the relationships of rel.
-func (b *builder) embed(rel *schema.Relation, it apirequest.SelectItem) (*Embed, *apierr.Error) {
+func (b *builder) embed(rel *schemacache.Relation, it apirequest.SelectItem) (*Embed, *apierr.Error) {
 	found := b.cache.FindRelationships(rel.Schema, rel.Name, it.Relation, it.Hint)
 	switch len(found) {
 	case 0:
@@ -231,7 +231,7 @@ func (b *builder) embed(rel *schema.Relation, it apirequest.SelectItem) (*Embed,
 
 // noRelationship is PGRST200 with PostgREST's suggestion (see
 // relationshipHint).
-func (b *builder) noRelationship(rel *schema.Relation, it apirequest.SelectItem) *apierr.Error {
+func (b *builder) noRelationship(rel *schemacache.Relation, it apirequest.SelectItem) *apierr.Error {
 	return apierr.NoRelationship(rel.Name, it.Relation, it.Hint, b.schema, relationshipHint(b.cache, b.schema, rel.Name, it.Relation))
 }
 

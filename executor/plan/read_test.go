@@ -9,7 +9,7 @@ import (
 	apierr "github.com/pgrest/caddy-pgrest/errors"
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
 	"github.com/pgrest/caddy-pgrest/executor/plan"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
 
 // testCache is a schema cache made without a database:
@@ -20,29 +20,31 @@ import (
 //
 // users has the computed column full_name, and first_name, a function
 // named like a column; projects has the computed relationship open_tasks.
-func testCache() *schema.Cache {
-	qn := func(name string) schema.QualifiedName { return schema.QualifiedName{Schema: "api", Name: name} }
-	table := func(name string, cols ...string) *schema.Relation {
-		r := &schema.Relation{Schema: "api", Name: name, Kind: schema.KindTable}
+func testCache() *schemacache.Cache {
+	qn := func(name string) schemacache.QualifiedName {
+		return schemacache.QualifiedName{Schema: "api", Name: name}
+	}
+	table := func(name string, cols ...string) *schemacache.Relation {
+		r := &schemacache.Relation{Schema: "api", Name: name, Kind: schemacache.KindTable}
 		for i, c := range cols {
-			r.Columns = append(r.Columns, &schema.Column{Name: c, Type: "text", Position: i + 1})
+			r.Columns = append(r.Columns, &schemacache.Column{Name: c, Type: "text", Position: i + 1})
 		}
 		return r
 	}
-	pk := func(tbl string, cols ...string) schema.Key {
-		return schema.Key{Table: qn(tbl), Constraint: tbl + "_pkey", Primary: true, Columns: cols}
+	pk := func(tbl string, cols ...string) schemacache.Key {
+		return schemacache.Key{Table: qn(tbl), Constraint: tbl + "_pkey", Primary: true, Columns: cols}
 	}
-	fk := func(tbl, col, ref string) schema.ForeignKey {
-		return schema.ForeignKey{Constraint: tbl + "_" + col + "_fkey", Table: qn(tbl), ForeignTable: qn(ref),
+	fk := func(tbl, col, ref string) schemacache.ForeignKey {
+		return schemacache.ForeignKey{Constraint: tbl + "_" + col + "_fkey", Table: qn(tbl), ForeignTable: qn(ref),
 			Columns: [][2]string{{col, "id"}}}
 	}
-	scalar := func(name, arg string) *schema.Function {
-		return &schema.Function{Schema: "api", Name: name, Params: []schema.Param{{Type: "api." + arg}},
-			ArgRelation: qn(arg), Returns: schema.Return{Shape: schema.ReturnsScalar, Type: "text"}}
+	scalar := func(name, arg string) *schemacache.Function {
+		return &schemacache.Function{Schema: "api", Name: name, Params: []schemacache.Param{{Type: "api." + arg}},
+			ArgRelation: qn(arg), Returns: schemacache.Return{Shape: schemacache.ReturnsScalar, Type: "text"}}
 	}
-	return schema.Build(&schema.Catalog{
+	return schemacache.Build(&schemacache.Catalog{
 		Schemas: []string{"api"},
-		Relations: []*schema.Relation{
+		Relations: []*schemacache.Relation{
 			table("clients", "id", "name"),
 			table("projects", "id", "name", "client_id"),
 			table("tasks", "id", "name", "project_id"),
@@ -51,11 +53,11 @@ func testCache() *schema.Cache {
 			table("addresses", "id", "city"),
 			table("orders", "id", "billing_address_id", "shipping_address_id"),
 		},
-		Keys: []schema.Key{
+		Keys: []schemacache.Key{
 			pk("clients", "id"), pk("projects", "id"), pk("tasks", "id"), pk("users", "id"),
 			pk("project_members", "project_id", "user_id"), pk("addresses", "id"), pk("orders", "id"),
 		},
-		ForeignKeys: []schema.ForeignKey{
+		ForeignKeys: []schemacache.ForeignKey{
 			fk("projects", "client_id", "clients"),
 			fk("tasks", "project_id", "projects"),
 			fk("project_members", "project_id", "projects"),
@@ -63,20 +65,20 @@ func testCache() *schema.Cache {
 			fk("orders", "billing_address_id", "addresses"),
 			fk("orders", "shipping_address_id", "addresses"),
 		},
-		Functions: []*schema.Function{
+		Functions: []*schemacache.Function{
 			scalar("full_name", "users"),
 			scalar("first_name", "users"),
 			{
-				Schema: "api", Name: "open_tasks", Params: []schema.Param{{Type: "api.projects"}},
+				Schema: "api", Name: "open_tasks", Params: []schemacache.Param{{Type: "api.projects"}},
 				ArgRelation: qn("projects"), Rows: 1000,
-				Returns: schema.Return{Shape: schema.ReturnsComposite, Set: true, RelationSchema: "api", RelationName: "tasks"},
+				Returns: schemacache.Return{Shape: schemacache.ReturnsComposite, Set: true, RelationSchema: "api", RelationName: "tasks"},
 			},
 		},
 	})
 }
 
 // build parses and plans a read of target, "relation?query".
-func build(t *testing.T, cache *schema.Cache, target string, opts plan.ReadOptions) (*plan.Read, *apierr.Error) {
+func build(t *testing.T, cache *schemacache.Cache, target string, opts plan.ReadOptions) (*plan.Read, *apierr.Error) {
 	t.Helper()
 	name, rawQuery, _ := strings.Cut(target, "?")
 	rel, ok := cache.Relation("api", name)
@@ -91,7 +93,7 @@ func build(t *testing.T, cache *schema.Cache, target string, opts plan.ReadOptio
 }
 
 // mustBuild is build that fails t on a planning error.
-func mustBuild(t *testing.T, cache *schema.Cache, target string) *plan.Read {
+func mustBuild(t *testing.T, cache *schemacache.Cache, target string) *plan.Read {
 	t.Helper()
 	p, aerr := build(t, cache, target, plan.ReadOptions{})
 	if aerr != nil {

@@ -1,6 +1,6 @@
 package plan
 
-import "github.com/pgrest/caddy-pgrest/executor/schema"
+import "github.com/pgrest/caddy-pgrest/executor/schemacache"
 
 // relationshipHint is PGRST200's hint, as PostgREST words it. When the
 // parent relates to relations of the schema (even only through a junction
@@ -10,7 +10,7 @@ import "github.com/pgrest/caddy-pgrest/executor/schema"
 // relationships most like the parent. The names are those of the related
 // tables, computed relationships included by the table their function
 // returns.
-func relationshipHint(cache *schema.Cache, schemaName, parent, child string) string {
+func relationshipHint(cache *schemacache.Cache, schemaName, parent, child string) string {
 	if cache.HasRelationshipsIndexed(schemaName, parent) {
 		var children []string
 		for _, r := range cache.Relationships(schemaName, parent) {
@@ -34,7 +34,7 @@ func relationshipHint(cache *schema.Cache, schemaName, parent, child string) str
 // relatesIn says whether PostgREST indexes r under schemaName: by its
 // function's schema for a computed relationship, else by its foreign
 // table's.
-func relatesIn(r *schema.Relationship, schemaName string) bool {
+func relatesIn(r *schemacache.Relationship, schemaName string) bool {
 	if r.Function != nil {
 		return r.Function.Schema == schemaName
 	}

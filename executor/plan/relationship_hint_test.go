@@ -5,35 +5,37 @@ import (
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
 	"github.com/pgrest/caddy-pgrest/executor/plan"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
 
 // filmsCache is PostgREST's example of its PGRST200 hint: films has
 // directors, roles and actors (through roles); film has no relationship.
-func filmsCache() *schema.Cache {
-	qn := func(name string) schema.QualifiedName { return schema.QualifiedName{Schema: "api", Name: name} }
-	table := func(name string, cols ...string) *schema.Relation {
-		r := &schema.Relation{Schema: "api", Name: name, Kind: schema.KindTable}
+func filmsCache() *schemacache.Cache {
+	qn := func(name string) schemacache.QualifiedName {
+		return schemacache.QualifiedName{Schema: "api", Name: name}
+	}
+	table := func(name string, cols ...string) *schemacache.Relation {
+		r := &schemacache.Relation{Schema: "api", Name: name, Kind: schemacache.KindTable}
 		for i, c := range cols {
-			r.Columns = append(r.Columns, &schema.Column{Name: c, Type: "int", Position: i + 1})
+			r.Columns = append(r.Columns, &schemacache.Column{Name: c, Type: "int", Position: i + 1})
 		}
 		return r
 	}
-	pk := func(tbl string, cols ...string) schema.Key {
-		return schema.Key{Table: qn(tbl), Constraint: tbl + "_pkey", Primary: true, Columns: cols}
+	pk := func(tbl string, cols ...string) schemacache.Key {
+		return schemacache.Key{Table: qn(tbl), Constraint: tbl + "_pkey", Primary: true, Columns: cols}
 	}
-	fk := func(tbl, col, ref string) schema.ForeignKey {
-		return schema.ForeignKey{Constraint: tbl + "_" + col + "_fkey", Table: qn(tbl), ForeignTable: qn(ref),
+	fk := func(tbl, col, ref string) schemacache.ForeignKey {
+		return schemacache.ForeignKey{Constraint: tbl + "_" + col + "_fkey", Table: qn(tbl), ForeignTable: qn(ref),
 			Columns: [][2]string{{col, "id"}}}
 	}
-	return schema.Build(&schema.Catalog{
+	return schemacache.Build(&schemacache.Catalog{
 		Schemas: []string{"api"},
-		Relations: []*schema.Relation{
+		Relations: []*schemacache.Relation{
 			table("films", "id", "director_id"), table("directors", "id"), table("actors", "id"),
 			table("roles", "film_id", "actor_id"), table("film", "id"),
 		},
-		Keys: []schema.Key{pk("films", "id"), pk("directors", "id"), pk("actors", "id"), pk("roles", "film_id", "actor_id"), pk("film", "id")},
-		ForeignKeys: []schema.ForeignKey{
+		Keys: []schemacache.Key{pk("films", "id"), pk("directors", "id"), pk("actors", "id"), pk("roles", "film_id", "actor_id"), pk("film", "id")},
+		ForeignKeys: []schemacache.ForeignKey{
 			fk("films", "director_id", "directors"), fk("roles", "film_id", "films"), fk("roles", "actor_id", "actors"),
 		},
 	})
@@ -70,33 +72,33 @@ func TestRelationshipHint(t *testing.T) {
 // table like it is suggested (EmbedDisambiguationSpec "doesn't work if the
 // junction is only internal").
 func TestRelationshipHintThroughInternalJunction(t *testing.T) {
-	qn := func(schemaName, name string) schema.QualifiedName {
-		return schema.QualifiedName{Schema: schemaName, Name: name}
+	qn := func(schemaName, name string) schemacache.QualifiedName {
+		return schemacache.QualifiedName{Schema: schemaName, Name: name}
 	}
-	table := func(schemaName, name string, cols ...string) *schema.Relation {
-		r := &schema.Relation{Schema: schemaName, Name: name, Kind: schema.KindTable}
+	table := func(schemaName, name string, cols ...string) *schemacache.Relation {
+		r := &schemacache.Relation{Schema: schemaName, Name: name, Kind: schemacache.KindTable}
 		for i, c := range cols {
-			r.Columns = append(r.Columns, &schema.Column{Name: c, Type: "int", Position: i + 1})
+			r.Columns = append(r.Columns, &schemacache.Column{Name: c, Type: "int", Position: i + 1})
 		}
 		return r
 	}
-	fk := func(tbl schema.QualifiedName, col string, ref schema.QualifiedName) schema.ForeignKey {
-		return schema.ForeignKey{Constraint: tbl.Name + "_" + col + "_fkey", Table: tbl, ForeignTable: ref,
+	fk := func(tbl schemacache.QualifiedName, col string, ref schemacache.QualifiedName) schemacache.ForeignKey {
+		return schemacache.ForeignKey{Constraint: tbl.Name + "_" + col + "_fkey", Table: tbl, ForeignTable: ref,
 			Columns: [][2]string{{col, "id"}}}
 	}
 	junction := qn("private", "junction")
-	cache := schema.Build(&schema.Catalog{
+	cache := schemacache.Build(&schemacache.Catalog{
 		Schemas: []string{"api"},
-		Relations: []*schema.Relation{
+		Relations: []*schemacache.Relation{
 			table("api", "end_1", "id"), table("api", "end_2", "id"), table("private", "junction", "end_1_id", "end_2_id"),
 			table("api", "send_1", "id"), table("api", "send_2", "id", "send_1_id"),
 		},
-		Keys: []schema.Key{
+		Keys: []schemacache.Key{
 			{Table: qn("api", "end_1"), Constraint: "end_1_pkey", Primary: true, Columns: []string{"id"}},
 			{Table: qn("api", "end_2"), Constraint: "end_2_pkey", Primary: true, Columns: []string{"id"}},
 			{Table: junction, Constraint: "junction_pkey", Primary: true, Columns: []string{"end_1_id", "end_2_id"}},
 		},
-		ForeignKeys: []schema.ForeignKey{
+		ForeignKeys: []schemacache.ForeignKey{
 			fk(junction, "end_1_id", qn("api", "end_1")), fk(junction, "end_2_id", qn("api", "end_2")),
 			fk(qn("api", "send_2"), "send_1_id", qn("api", "send_1")),
 		},

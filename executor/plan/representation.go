@@ -2,7 +2,7 @@ package plan
 
 import (
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
 
 // Data representations and the other type-driven rewrites of a value, as
@@ -12,7 +12,7 @@ import (
 // outputFormat is the representation that formats a selected column as
 // JSON. Only a plain column has one: a JSON path or a computed column
 // yields another value than the domain's.
-func (b *builder) outputFormat(ref ColumnRef) *schema.Representation {
+func (b *builder) outputFormat(ref ColumnRef) *schemacache.Representation {
 	if ref.Type == "" || len(ref.JSONPath) > 0 || ref.Computed != nil {
 		return nil
 	}
@@ -22,7 +22,7 @@ func (b *builder) outputFormat(ref ColumnRef) *schema.Representation {
 
 // textParse is the representation that parses a query-string value for a
 // filter on ref.
-func (b *builder) textParse(ref ColumnRef) *schema.Representation {
+func (b *builder) textParse(ref ColumnRef) *schemacache.Representation {
 	if ref.Type == "" || len(ref.JSONPath) > 0 || ref.Computed != nil {
 		return nil
 	}
@@ -45,8 +45,8 @@ func parsesFilterValue(f *Filter) bool {
 
 // JSONParsers are the representations that parse a request body's values
 // for columns of rel, by column name: a write's payload goes through them.
-func JSONParsers(cache *schema.Cache, rel *schema.Relation, columns []string) map[string]*schema.Representation {
-	var out map[string]*schema.Representation
+func JSONParsers(cache *schemacache.Cache, rel *schemacache.Relation, columns []string) map[string]*schemacache.Representation {
+	var out map[string]*schemacache.Representation
 	for _, name := range columns {
 		col, ok := rel.Column(name)
 		if !ok {
@@ -54,7 +54,7 @@ func JSONParsers(cache *schema.Cache, rel *schema.Relation, columns []string) ma
 		}
 		if r, ok := cache.Representation("json", col.Type); ok {
 			if out == nil {
-				out = map[string]*schema.Representation{}
+				out = map[string]*schemacache.Representation{}
 			}
 			out[name] = r
 		}
@@ -72,16 +72,17 @@ func valueType(ref ColumnRef) string {
 }
 
 // needsToJSON says whether a JSON path on ref needs the value turned into
-// JSON first (to_jsonb(col)->'key', as in PostgREST): a value of a known
-// type other than json and jsonb. A value of unknown type (a column of a
-// function's anonymous result) is left as it is, so a json one keeps its
-// text as written.
+// JSON first (to_jsonb(col)->'key', as in PostgREST): a value of any type
+// but json and jsonb. A value of unknown type (a column of a function's
+// TABLE result) is turned too, as PostgREST turns it, so that a composite
+// there takes arrows (JsonOperatorSpec "works when an RPC returns a
+// dynamic TABLE with a composite type").
 func needsToJSON(ref ColumnRef) bool {
 	if len(ref.JSONPath) == 0 {
 		return false
 	}
 	t := valueType(ref)
-	return t != "" && t != "json" && t != "jsonb"
+	return t != "json" && t != "jsonb"
 }
 
 // needsToTsVector says whether a full-text filter on ref needs the value
@@ -103,7 +104,7 @@ var ftsOperators = map[string]struct{}{"fts": {}, "plfts": {}, "phfts": {}, "wft
 // fieldCount is how many fields a level's select items make: one each,
 // but a star lists every column when a column has a representation. The
 // level reserves them up front, so that Output can point into Fields.
-func (b *builder) fieldCount(rel *schema.Relation, items []apirequest.SelectItem) int {
+func (b *builder) fieldCount(rel *schemacache.Relation, items []apirequest.SelectItem) int {
 	n := len(items)
 	for _, it := range items {
 		if it.Kind == apirequest.SelectStar && b.cache.HasOutputRepresentation(rel) {

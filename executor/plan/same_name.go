@@ -5,7 +5,7 @@ import (
 	"net/http"
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
 
 // checkSameName records an embed named like an earlier one of its level
@@ -17,7 +17,7 @@ import (
 // statement runs. The first such embed is reported, once every
 // relationship of the request is known to exist, as PostgREST finds them
 // all first.
-func (b *builder) checkSameName(parent *schema.Relation, earlier []*Embed, e *Embed) {
+func (b *builder) checkSameName(parent *schemacache.Relation, earlier []*Embed, e *Embed) {
 	if b.sameName != nil {
 		return
 	}

@@ -5,18 +5,18 @@ import (
 
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
 	"github.com/pgrest/caddy-pgrest/executor/plan"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/executor/sqltext"
 )
 
 // Call is a planned function call.
 type Call struct {
-	Function *schema.Function
+	Function *schemacache.Function
 	// Given are the parameters the request supplies, in declaration order;
 	// the others take their defaults.
-	Given []schema.Param
+	Given []schemacache.Param
 	// WholeBody passes the request body as the function's single
-	// parameter (an unnamed json/jsonb one, or Prefer: params=single-object;
+	// parameter (an unnamed json/jsonb one;
 	// an unnamed text, xml or bytea one takes a raw text/plain, text/xml or
 	// application/octet-stream body).
 	WholeBody bool
@@ -28,7 +28,7 @@ type Call struct {
 	Count bool
 	// Handler, when set, renders a scalar result: the function returns
 	// its media type domain, and the value is the body as it is.
-	Handler *schema.MediaHandler
+	Handler *schemacache.MediaHandler
 	// RecordPageTotal is ReadOptions.RecordPageTotal for CallFunction.
 	RecordPageTotal bool
 }
@@ -43,7 +43,7 @@ func CallFunction(c Call) Statement {
 	f := c.Function
 	g := &gen{}
 	var inner, body sqltext.SQL
-	if f.Returns.Shape == schema.ReturnsVoid {
+	if f.Returns.Shape == schemacache.ReturnsVoid {
 		inner = sqltext.Fmt("select from %s pgrst_call", g.callFrom(c))
 		body = sqltext.Const("'null'")
 	} else {
@@ -60,10 +60,10 @@ func CallFunction(c Call) Statement {
 		}
 	}
 	bodyText := sqltext.Fmt("%s::text", body)
-	if c.Handler != nil && f.Returns.Shape == schema.ReturnsScalar && !f.Returns.Set {
+	if c.Handler != nil && f.Returns.Shape == schemacache.ReturnsScalar && !f.Returns.Set {
 		bodyText = scalarHandlerBody(c.Handler)
 	}
-	if !f.Returns.Set || f.Returns.Shape == schema.ReturnsVoid {
+	if !f.Returns.Set || f.Returns.Shape == schemacache.ReturnsVoid {
 		cols := columns(c.RecordPageTotal, sqltext.Const("null::bigint"), bodyText)
 		return Statement{SQL: sqltext.Fmt("select %s from (%s) _pgrst_t", cols, inner), Args: g.args, RecordsPageTotal: c.RecordPageTotal}
 	}
@@ -121,7 +121,7 @@ func CallRead(c Call, p *plan.Read, opts ReadOptions, single bool) (Statement, *
 
 // paramType is a parameter's type as SQL, from the catalog's names of it
 // (never from format_type's text, which is for people).
-func paramType(p schema.Param) sqltext.SQL {
+func paramType(p schemacache.Param) sqltext.SQL {
 	return sqltext.QualifiedType(p.TypeSchema, p.TypeName, p.TypeArrayDims).SQL()
 }
 
@@ -130,13 +130,13 @@ func paramType(p schema.Param) sqltext.SQL {
 // varying, as PostgREST does: as a record column they would mean
 // character(1) and bit(1), while a function's own parameter keeps no length
 // and takes a value of any length.
-func argumentType(p schema.Param) sqltext.SQL {
+func argumentType(p schemacache.Param) sqltext.SQL {
 	typeSchema, typeName := argumentTypeName(p)
 	return sqltext.QualifiedType(typeSchema, typeName, p.TypeArrayDims).SQL()
 }
 
 // argumentTypeName is the schema and name of argumentType.
-func argumentTypeName(p schema.Param) (typeSchema, typeName string) {
+func argumentTypeName(p schemacache.Param) (typeSchema, typeName string) {
 	if p.TypeSchema == "pg_catalog" {
 		switch p.TypeName {
 		case "bpchar":

@@ -4,18 +4,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
 
 // The SQL of calls whose shape PostgREST fixes: a bare record in a select
 // list, character(n) and bit(n) arguments read without a length, a raw body
 // cast to the one parameter's type.
 func TestCallShapes(t *testing.T) {
-	text := schema.Param{Name: "t", Type: "text", TypeSchema: "pg_catalog", TypeName: "text"}
-	chars := schema.Param{Name: "c", Type: "character", TypeSchema: "pg_catalog", TypeName: "bpchar"}
-	charArr := schema.Param{Name: "cs", Type: "character[]", TypeSchema: "pg_catalog", TypeName: "bpchar", TypeArrayDims: 1}
-	bits := schema.Param{Name: "b", Type: "bit", TypeSchema: "pg_catalog", TypeName: "bit"}
-	record := schema.Return{Shape: schema.ReturnsScalar, Type: "record", Pseudo: true}
+	text := schemacache.Param{Name: "t", Type: "text", TypeSchema: "pg_catalog", TypeName: "text"}
+	chars := schemacache.Param{Name: "c", Type: "character", TypeSchema: "pg_catalog", TypeName: "bpchar"}
+	charArr := schemacache.Param{Name: "cs", Type: "character[]", TypeSchema: "pg_catalog", TypeName: "bpchar", TypeArrayDims: 1}
+	bits := schemacache.Param{Name: "b", Type: "bit", TypeSchema: "pg_catalog", TypeName: "bit"}
+	record := schemacache.Return{Shape: schemacache.ReturnsScalar, Type: "record", Pseudo: true}
 	cases := []struct {
 		name string
 		call Call
@@ -23,26 +23,26 @@ func TestCallShapes(t *testing.T) {
 		not  []string
 	}{
 		{name: "a record without arguments is called in a select list",
-			call: Call{Function: &schema.Function{Schema: "api", Name: "rec", Returns: record}},
+			call: Call{Function: &schemacache.Function{Schema: "api", Name: "rec", Returns: record}},
 			want: []string{`from (select "api"."rec"() pgrst_scalar) pgrst_call`},
 			not:  []string{`pgrst_call(pgrst_scalar)`}},
 		{name: "a set of records with named arguments is called in a select list after json_to_record",
-			call: Call{Function: &schema.Function{Schema: "api", Name: "recs", Params: []schema.Param{text},
-				Returns: schema.Return{Shape: schema.ReturnsScalar, Type: "record", Pseudo: true, Set: true}},
-				Given: []schema.Param{text}, Args: []byte(`{"t":"x"}`)},
+			call: Call{Function: &schemacache.Function{Schema: "api", Name: "recs", Params: []schemacache.Param{text},
+				Returns: schemacache.Return{Shape: schemacache.ReturnsScalar, Type: "record", Pseudo: true, Set: true}},
+				Given: []schemacache.Param{text}, Args: []byte(`{"t":"x"}`)},
 			want: []string{`pg_catalog.json_to_record($1::json) as pgrst_args("t" "pg_catalog"."text"), lateral (select "api"."recs"("t" := pgrst_args."t") pgrst_scalar) pgrst_call`}},
 		{name: "a scalar keeps the FROM call with a column alias",
-			call: Call{Function: &schema.Function{Schema: "api", Name: "s", Returns: schema.Return{Shape: schema.ReturnsScalar, Type: "integer"}}},
+			call: Call{Function: &schemacache.Function{Schema: "api", Name: "s", Returns: schemacache.Return{Shape: schemacache.ReturnsScalar, Type: "integer"}}},
 			want: []string{`from "api"."s"() pgrst_call(pgrst_scalar)`}},
 		{name: "character and bit arguments are read as varying types",
-			call: Call{Function: &schema.Function{Schema: "api", Name: "cb", Params: []schema.Param{chars, charArr, bits},
-				Returns: schema.Return{Shape: schema.ReturnsScalar, Type: "text"}},
-				Given: []schema.Param{chars, charArr, bits}, Args: []byte(`{}`)},
+			call: Call{Function: &schemacache.Function{Schema: "api", Name: "cb", Params: []schemacache.Param{chars, charArr, bits},
+				Returns: schemacache.Return{Shape: schemacache.ReturnsScalar, Type: "text"}},
+				Given: []schemacache.Param{chars, charArr, bits}, Args: []byte(`{}`)},
 			want: []string{`"c" "pg_catalog"."varchar"`, `"cs" "pg_catalog"."varchar"[]`, `"b" "pg_catalog"."varbit"`},
 			not:  []string{`bpchar`, `"bit"`}},
 		{name: "a raw body is cast to the one parameter's own type",
-			call: Call{Function: &schema.Function{Schema: "api", Name: "raw", Params: []schema.Param{{Type: "bytea", TypeSchema: "pg_catalog", TypeName: "bytea"}},
-				Returns: schema.Return{Shape: schema.ReturnsScalar, Type: "text"}}, WholeBody: true, Args: []byte(`\x00`)},
+			call: Call{Function: &schemacache.Function{Schema: "api", Name: "raw", Params: []schemacache.Param{{Type: "bytea", TypeSchema: "pg_catalog", TypeName: "bytea"}},
+				Returns: schemacache.Return{Shape: schemacache.ReturnsScalar, Type: "text"}}, WholeBody: true, Args: []byte(`\x00`)},
 			want: []string{`"api"."raw"($1::"pg_catalog"."bytea") pgrst_call(pgrst_scalar)`}},
 	}
 	for _, c := range cases {

@@ -4,7 +4,7 @@ package sqlgen_test
 // request (path with query string, the headers a read depends on, and the
 // configuration); the test runs it through the same pipeline as the
 // executor (apirequest.ParseQuery, apirequest.Negotiate, plan.BuildRead,
-// sqlgen.Read) against a schema cache made by schema.Build, and compares
+// sqlgen.Read) against a schema cache made by schemacache.Build, and compares
 // the statements with testdata/golden/<name>.golden. After a deliberate
 // change to the SQL, regenerate the files and review the diff:
 //
@@ -35,7 +35,7 @@ import (
 	apierr "github.com/pgrest/caddy-pgrest/errors"
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
 	"github.com/pgrest/caddy-pgrest/executor/plan"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
 )
 
@@ -153,7 +153,7 @@ type goldenResult struct {
 	explain *sqlgen.Statement
 }
 
-func runCase(t *testing.T, cache *schema.Cache, c goldenCase) goldenResult {
+func runCase(t *testing.T, cache *schemacache.Cache, c goldenCase) goldenResult {
 	t.Helper()
 	method := c.method
 	if method == "" {
@@ -193,7 +193,7 @@ func runCase(t *testing.T, cache *schema.Cache, c goldenCase) goldenResult {
 }
 
 func TestGolden(t *testing.T) {
-	cache := schema.Build(goldenCatalog())
+	cache := schemacache.Build(goldenCatalog())
 	dir := filepath.Join("testdata", "golden")
 	if *update {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -278,7 +278,7 @@ var attackCasts = []string{
 // for what is left. The planner refuses every one of them on its own too,
 // as if the parser had let it through.
 func TestCastsThatAreNotTypeNamesMakeNoSQL(t *testing.T) {
-	cache := schema.Build(goldenCatalog())
+	cache := schemacache.Build(goldenCatalog())
 	rel, _ := cache.Relation("api", "projects")
 	for _, cast := range attackCasts {
 		t.Run(cast, func(t *testing.T) {
@@ -307,7 +307,7 @@ func TestCastsThatAreNotTypeNamesMakeNoSQL(t *testing.T) {
 // refusal runs rawQuery, its first select item changed by set, up to the
 // plan and returns the error that stopped it; a plan that succeeds is
 // rendered and reported as nil.
-func refusal(cache *schema.Cache, rel *schema.Relation, rawQuery string, set func(*apirequest.SelectItem)) *apierr.Error {
+func refusal(cache *schemacache.Cache, rel *schemacache.Relation, rawQuery string, set func(*apirequest.SelectItem)) *apierr.Error {
 	q, aerr := apirequest.ParseQuery(rawQuery)
 	if aerr != nil {
 		return aerr
@@ -752,32 +752,32 @@ func collectTree(t *apirequest.LogicTree, values map[string]bool) {
 //
 // with the computed column users.full_name and the computed relationship
 // projects.open_tasks.
-func goldenCatalog() *schema.Catalog {
-	table := func(name string, cols ...string) *schema.Relation {
-		r := &schema.Relation{Schema: "api", Name: name, Kind: schema.KindTable,
+func goldenCatalog() *schemacache.Catalog {
+	table := func(name string, cols ...string) *schemacache.Relation {
+		r := &schemacache.Relation{Schema: "api", Name: name, Kind: schemacache.KindTable,
 			Insertable: true, Updatable: true, Deletable: true}
 		for i, c := range cols {
 			n, typ, _ := strings.Cut(c, " ")
-			r.Columns = append(r.Columns, &schema.Column{Name: n, Type: typ, Nullable: true, Position: i + 1})
+			r.Columns = append(r.Columns, &schemacache.Column{Name: n, Type: typ, Nullable: true, Position: i + 1})
 		}
 		return r
 	}
-	pk := func(tbl string, cols ...string) schema.Key {
-		return schema.Key{Table: schema.QualifiedName{Schema: "api", Name: tbl}, Constraint: tbl + "_pkey", Primary: true, Columns: cols}
+	pk := func(tbl string, cols ...string) schemacache.Key {
+		return schemacache.Key{Table: schemacache.QualifiedName{Schema: "api", Name: tbl}, Constraint: tbl + "_pkey", Primary: true, Columns: cols}
 	}
-	fk := func(tbl, col, ref string) schema.ForeignKey {
-		return schema.ForeignKey{
+	fk := func(tbl, col, ref string) schemacache.ForeignKey {
+		return schemacache.ForeignKey{
 			Constraint: tbl + "_" + col + "_fkey",
-			Table:      schema.QualifiedName{Schema: "api", Name: tbl}, ForeignTable: schema.QualifiedName{Schema: "api", Name: ref},
+			Table:      schemacache.QualifiedName{Schema: "api", Name: tbl}, ForeignTable: schemacache.QualifiedName{Schema: "api", Name: ref},
 			Columns: [][2]string{{col, "id"}},
 		}
 	}
-	users := schema.QualifiedName{Schema: "api", Name: "users"}
-	projects := schema.QualifiedName{Schema: "api", Name: "projects"}
-	return &schema.Catalog{
+	users := schemacache.QualifiedName{Schema: "api", Name: "users"}
+	projects := schemacache.QualifiedName{Schema: "api", Name: "projects"}
+	return &schemacache.Catalog{
 		ServerVersionNum: 170000,
 		Schemas:          []string{"api"},
-		Relations: []*schema.Relation{
+		Relations: []*schemacache.Relation{
 			table("clients", "id integer", "name text"),
 			table("projects", "id integer", "name text", "client_id integer", "budget numeric", "data jsonb"),
 			table("tasks", "id integer", "name text", "project_id integer", "done boolean", "description text", "tags text[]"),
@@ -788,12 +788,12 @@ func goldenCatalog() *schema.Catalog {
 			table("addresses", "id integer", "city text", "street text"),
 			table("orders", "id integer", "billing_address_id integer", "shipping_address_id integer", "total numeric"),
 		},
-		Keys: []schema.Key{
+		Keys: []schemacache.Key{
 			pk("clients", "id"), pk("projects", "id"), pk("tasks", "id"), pk("users", "id"),
 			pk("project_members", "project_id", "user_id"), pk("user_profiles", "user_id"),
 			pk("employees", "id"), pk("addresses", "id"), pk("orders", "id"),
 		},
-		ForeignKeys: []schema.ForeignKey{
+		ForeignKeys: []schemacache.ForeignKey{
 			fk("projects", "client_id", "clients"),
 			fk("tasks", "project_id", "projects"),
 			fk("project_members", "project_id", "projects"),
@@ -803,16 +803,16 @@ func goldenCatalog() *schema.Catalog {
 			fk("orders", "billing_address_id", "addresses"),
 			fk("orders", "shipping_address_id", "addresses"),
 		},
-		Functions: []*schema.Function{
+		Functions: []*schemacache.Function{
 			{
-				Schema: "api", Name: "full_name", Params: []schema.Param{{Name: "u", Type: "api.users"}},
+				Schema: "api", Name: "full_name", Params: []schemacache.Param{{Name: "u", Type: "api.users"}},
 				ArgRelation: users, Volatility: 's',
-				Returns: schema.Return{Shape: schema.ReturnsScalar, Type: "text"},
+				Returns: schemacache.Return{Shape: schemacache.ReturnsScalar, Type: "text"},
 			},
 			{
-				Schema: "api", Name: "open_tasks", Params: []schema.Param{{Name: "p", Type: "api.projects"}},
+				Schema: "api", Name: "open_tasks", Params: []schemacache.Param{{Name: "p", Type: "api.projects"}},
 				ArgRelation: projects, Volatility: 's', Rows: 1000,
-				Returns: schema.Return{Shape: schema.ReturnsComposite, Set: true, Type: "SETOF api.tasks",
+				Returns: schemacache.Return{Shape: schemacache.ReturnsComposite, Set: true, Type: "SETOF api.tasks",
 					RelationSchema: "api", RelationName: "tasks"},
 			},
 		},

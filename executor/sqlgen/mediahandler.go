@@ -2,7 +2,7 @@ package sqlgen
 
 import (
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/executor/sqltext"
 )
 
@@ -19,7 +19,7 @@ func mediaBody(rep apirequest.Representation) sqltext.SQL {
 	h := rep.Handler
 	agg := sqltext.Qualified(h.Function.Schema, h.Function.Name)
 	row := sqltext.Const("_pgrst_t")
-	if h.Target != (schema.QualifiedName{}) {
+	if h.Target != (schemacache.QualifiedName{}) {
 		// The aggregate takes the relation's row type; the rows have its
 		// columns in its order, as only the default select reaches here.
 		row = sqltext.Fmt("_pgrst_t::%s", sqltext.QualifiedType(h.Target.Schema, h.Target.Name, 0).SQL())
@@ -29,7 +29,7 @@ func mediaBody(rep apirequest.Representation) sqltext.SQL {
 
 // scalarHandlerBody renders a function's one result value, of a media type
 // domain, as the body: the value itself, aggregated over the one row.
-func scalarHandlerBody(h *schema.MediaHandler) sqltext.SQL {
+func scalarHandlerBody(h *schemacache.MediaHandler) sqltext.SQL {
 	return handlerText(h, sqltext.Const("(pg_catalog.array_agg(_pgrst_t.pgrst_scalar))[1]"))
 }
 
@@ -39,7 +39,7 @@ func scalarHandlerBody(h *schema.MediaHandler) sqltext.SQL {
 // empty body. format's %s is the type's output function, as PostgREST's
 // body is: a cast to text would differ for xml, whose output drops the
 // newline that follows a missing XML declaration.
-func handlerText(h *schema.MediaHandler, value sqltext.SQL) sqltext.SQL {
+func handlerText(h *schemacache.MediaHandler, value sqltext.SQL) sqltext.SQL {
 	if h.Binary {
 		return sqltext.Fmt("coalesce(pg_catalog.encode((%s)::bytea, 'hex'), '')", value)
 	}

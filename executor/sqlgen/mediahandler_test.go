@@ -6,7 +6,7 @@ import (
 
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
 	"github.com/pgrest/caddy-pgrest/executor/plan"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
 )
 
@@ -16,24 +16,24 @@ import (
 // every name a quoted identifier, through the same safety checks as the
 // golden cases.
 func TestMediaHandlerBody(t *testing.T) {
-	cache := schema.Build(goldenCatalog())
+	cache := schemacache.Build(goldenCatalog())
 	rel, _ := cache.Relation("api", "clients")
-	agg := schema.QualifiedName{Schema: "api", Name: "my agg"}
+	agg := schemacache.QualifiedName{Schema: "api", Name: "my agg"}
 	tests := []struct {
 		name string
 		rep  apirequest.Representation
 		want string
 	}{
 		{"a relation's handler takes its row type",
-			apirequest.Representation{Media: apirequest.MediaHandler, Handler: &schema.MediaHandler{Function: agg, Aggregate: true,
-				Target: schema.QualifiedName{Schema: "api", Name: "clients"}, MediaType: "text/html"}},
+			apirequest.Representation{Media: apirequest.MediaHandler, Handler: &schemacache.MediaHandler{Function: agg, Aggregate: true,
+				Target: schemacache.QualifiedName{Schema: "api", Name: "clients"}, MediaType: "text/html"}},
 			`pg_catalog.format('%s', "api"."my agg"(_pgrst_t::"api"."clients")) as body`},
 		{"an anyelement handler takes the row as it is",
-			apirequest.Representation{Media: apirequest.MediaHandler, Handler: &schema.MediaHandler{Function: agg, Aggregate: true,
+			apirequest.Representation{Media: apirequest.MediaHandler, Handler: &schemacache.MediaHandler{Function: agg, Aggregate: true,
 				MediaType: "text/plain"}},
 			`pg_catalog.format('%s', "api"."my agg"(_pgrst_t)) as body`},
 		{"bytes travel in hex",
-			apirequest.Representation{Media: apirequest.MediaHandler, Handler: &schema.MediaHandler{Function: agg, Aggregate: true,
+			apirequest.Representation{Media: apirequest.MediaHandler, Handler: &schemacache.MediaHandler{Function: agg, Aggregate: true,
 				MediaType: "image/png", Binary: true}},
 			`coalesce(pg_catalog.encode(("api"."my agg"(_pgrst_t))::bytea, 'hex'), '') as body`},
 		{"GeoJSON calls PostGIS where it is",
@@ -62,7 +62,7 @@ func TestMediaHandlerBody(t *testing.T) {
 // TestScalarHandlerBody checks a function's own media type: its one value
 // is the body.
 func TestScalarHandlerBody(t *testing.T) {
-	fn := &schema.Function{Schema: "api", Name: "page", Returns: schema.Return{Shape: schema.ReturnsScalar}}
+	fn := &schemacache.Function{Schema: "api", Name: "page", Returns: schemacache.Return{Shape: schemacache.ReturnsScalar}}
 	for _, c := range []struct {
 		binary bool
 		want   string
@@ -70,8 +70,8 @@ func TestScalarHandlerBody(t *testing.T) {
 		{false, `pg_catalog.format('%s', (pg_catalog.array_agg(_pgrst_t.pgrst_scalar))[1]) as body`},
 		{true, `coalesce(pg_catalog.encode(((pg_catalog.array_agg(_pgrst_t.pgrst_scalar))[1])::bytea, 'hex'), '') as body`},
 	} {
-		st := sqlgen.CallFunction(sqlgen.Call{Function: fn, Handler: &schema.MediaHandler{Function: schema.QualifiedName{Schema: "api", Name: "page"},
-			Target: schema.QualifiedName{Schema: "api", Name: "page"}, MediaType: "text/html", Binary: c.binary}})
+		st := sqlgen.CallFunction(sqlgen.Call{Function: fn, Handler: &schemacache.MediaHandler{Function: schemacache.QualifiedName{Schema: "api", Name: "page"},
+			Target: schemacache.QualifiedName{Schema: "api", Name: "page"}, MediaType: "text/html", Binary: c.binary}})
 		if !strings.Contains(st.SQL.String(), c.want) {
 			t.Errorf("SQL\n%s\nlacks\n%s", st.SQL, c.want)
 		}

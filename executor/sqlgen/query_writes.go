@@ -108,7 +108,7 @@ func (g *gen) writeRelationshipFrom(b *sqltext.Builder, parent *plan.Read, e *pl
 	case rs.Function != nil:
 		b.Qualified(rs.Function.Schema, rs.Function.Name)
 		b.Const("(")
-		b.Ident(parent.Alias)
+		b.Write(g.rowArg(parent.Alias))
 		b.Const(") as ")
 		b.Ident(c.Alias)
 	case rs.Junction != nil:

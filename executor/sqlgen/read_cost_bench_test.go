@@ -8,7 +8,7 @@ import (
 
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
 	"github.com/pgrest/caddy-pgrest/executor/plan"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
 )
 
@@ -26,7 +26,7 @@ var readCostCases = []struct{ name, target string }{
 //
 //	go test -run '^$' -bench ReadCost -benchmem ./executor/sqlgen/
 func BenchmarkReadCost(b *testing.B) {
-	cache := schema.Build(goldenCatalog())
+	cache := schemacache.Build(goldenCatalog())
 	for _, c := range readCostCases {
 		path, rawQuery, _ := strings.Cut(c.target, "?")
 		rel, ok := cache.Relation("api", strings.TrimPrefix(path, "/"))
@@ -103,7 +103,7 @@ func processCPU() time.Duration {
 //
 //	go test -run '^$' -bench WriteAndCallCost -benchmem ./executor/sqlgen/
 func BenchmarkWriteAndCallCost(b *testing.B) {
-	cache := schema.Build(goldenCatalog())
+	cache := schemacache.Build(goldenCatalog())
 	rel, _ := cache.Relation("api", "clients")
 	q, aerr := apirequest.ParseQuery("select=id,name")
 	if aerr != nil {
@@ -123,11 +123,11 @@ func BenchmarkWriteAndCallCost(b *testing.B) {
 			sqlgen.Write(m, p, sqlgen.WriteOptions{ReadOptions: opts})
 		}
 	})
-	text := schema.Param{Name: "t", Type: "text", TypeSchema: "pg_catalog", TypeName: "text"}
-	call := sqlgen.Call{Function: &schema.Function{Schema: "api", Name: "search_clients", Params: []schema.Param{text},
-		Returns: schema.Return{Shape: schema.ReturnsComposite, Set: true, Type: "SETOF api.clients",
+	text := schemacache.Param{Name: "t", Type: "text", TypeSchema: "pg_catalog", TypeName: "text"}
+	call := sqlgen.Call{Function: &schemacache.Function{Schema: "api", Name: "search_clients", Params: []schemacache.Param{text},
+		Returns: schemacache.Return{Shape: schemacache.ReturnsComposite, Set: true, Type: "SETOF api.clients",
 			RelationSchema: "api", RelationName: "clients"}},
-		Given: []schema.Param{text}, Args: []byte(`{"t":"x"}`)}
+		Given: []schemacache.Param{text}, Args: []byte(`{"t":"x"}`)}
 	b.Run("call", func(b *testing.B) {
 		b.ReportAllocs()
 		defer reportCPU(b, processCPU())

@@ -5,7 +5,7 @@ import (
 
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
 	"github.com/pgrest/caddy-pgrest/executor/plan"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/executor/sqltext"
 )
 
@@ -22,6 +22,9 @@ type ReadOptions struct {
 	// pgrst.page_total, where a guard statement checks it, so that a
 	// read-write transaction can roll back a failed check in SQL.
 	RecordPageTotal bool
+	// Stream asks for a statement that returns the body row by row
+	// (see RowStream) when the representation is an array of rows.
+	Stream bool
 }
 
 // Read renders the main statement of a read and, for a planned or an
@@ -52,7 +55,7 @@ func (g *gen) readInto(b *sqltext.Builder, p *plan.Read, opts ReadOptions, body 
 	g.textEmbeds = opts.Representation.Media == apirequest.MediaHandler || opts.Representation.Media == apirequest.MediaCSV
 	b.Const("pgrst_source as (")
 	g.writeQuery(b, p, levelSource{root: true})
-	b.Const(") select ")
+	b.Const(")")
 	total := sqltext.Const("null::bigint")
 	if opts.Count == "exact" || opts.Count == "estimated" {
 		counted := g.countQuery(p)
@@ -67,6 +70,11 @@ func (g *gen) readInto(b *sqltext.Builder, p *plan.Read, opts ReadOptions, body 
 		eg := &gen{}
 		explain = &Statement{SQL: sqltext.Fmt("explain (format json) %s", eg.countQuery(p)), Args: eg.args}
 	}
+	if shape := streamShapeOf(opts); shape != NotStreamed && g.extraColumns.IsEmpty() {
+		writeStreamed(b, opts, total)
+		return Statement{SQL: b.SQL(), Args: g.args, Stream: shape}, explain
+	}
+	b.Const(" select ")
 	writeColumns(b, opts.RecordPageTotal, total, body)
 	b.Write(g.extraColumns)
 	b.Const(" from pgrst_source _pgrst_t")
@@ -352,7 +360,7 @@ func (g *gen) relationshipSource(parent *plan.Read, e *plan.Embed) (sqltext.SQL,
 	switch {
 	case rs.Function != nil:
 		fn := sqltext.Qualified(rs.Function.Schema, rs.Function.Name)
-		return sqltext.Fmt("%s(%s) as %s", fn, p, ch), nil
+		return sqltext.Fmt("%s(%s) as %s", fn, g.rowArg(parent.Alias), ch), nil
 	case rs.Junction != nil:
 		j := rs.Junction
 		ja := sqltext.Ident(c.Alias + "_j")
@@ -447,7 +455,7 @@ func (g *gen) groupKeys(r *plan.Read) []sqltext.SQL {
 // columnsOf lists rel's columns as columns of alias: a star as grouping
 // keys, since PostgreSQL takes "alias".* in GROUP BY for one row value,
 // which groups but does not let the select list name the columns.
-func columnsOf(rel *schema.Relation, alias string) []sqltext.SQL {
+func columnsOf(rel *schemacache.Relation, alias string) []sqltext.SQL {
 	cols := make([]sqltext.SQL, len(rel.Columns))
 	for i, col := range rel.Columns {
 		cols[i] = sqltext.Fmt("%s.%s", sqltext.Ident(alias), sqltext.Ident(col.Name))
@@ -509,16 +517,24 @@ func aggregate(f *plan.Field, v sqltext.SQL) sqltext.SQL {
 	return v
 }
 
+// rowArg is alias's row as the argument of a computed column or a
+// computed relationship's function. The root's row of a function call or
+// of written rows is a record: it is cast to its relation's type, so that
+// PostgreSQL can choose among functions overloaded on row types.
+func (g *gen) rowArg(alias string) sqltext.SQL {
+	row := sqltext.Ident(alias)
+	if g.rootRowName != "" && alias == g.rootAlias {
+		row = sqltext.Fmt("%s::%s", row, sqltext.QualifiedType(g.rootRowSchema, g.rootRowName, 0).SQL())
+	}
+	return row
+}
+
 // refExpr renders a column, computed column or JSON path of alias's row.
 // JSON keys are values and travel as parameters.
 func (g *gen) refExpr(alias string, ref plan.ColumnRef) sqltext.SQL {
 	var v sqltext.SQL
 	if ref.Computed != nil {
-		row := sqltext.Ident(alias)
-		if g.rootRowName != "" && alias == g.rootAlias {
-			row = sqltext.Fmt("%s::%s", row, sqltext.QualifiedType(g.rootRowSchema, g.rootRowName, 0).SQL())
-		}
-		v = sqltext.Fmt("%s(%s)", sqltext.Qualified(ref.Computed.Schema, ref.Computed.Name), row)
+		v = sqltext.Fmt("%s(%s)", sqltext.Qualified(ref.Computed.Schema, ref.Computed.Name), g.rowArg(alias))
 	} else {
 		v = sqltext.Fmt("%s.%s", sqltext.Ident(alias), sqltext.Ident(ref.Column))
 	}
@@ -526,12 +542,21 @@ func (g *gen) refExpr(alias string, ref plan.ColumnRef) sqltext.SQL {
 		// A composite or an array takes the arrows once it is JSON.
 		v = sqltext.Fmt("pg_catalog.to_jsonb(%s)", v)
 	}
+	text := false
 	for _, step := range ref.JSONPath {
 		arrow := sqltext.Const("->")
 		if step.Arrow == "->>" {
 			arrow = sqltext.Const("->>")
 		}
-		v = sqltext.Concat(v, arrow, g.jsonKeyParam(step))
+		key := g.jsonKeyParam(step)
+		if text && !step.IsIndex {
+			// An arrow after ->> applies to text, which has none:
+			// PostgREST writes the key as a literal, and PostgreSQL
+			// names its type unknown in the error (42883), as here.
+			key = g.param(step.Key)
+		}
+		v = sqltext.Concat(v, arrow, key)
+		text = step.Arrow == "->>"
 	}
 	return v
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/pgrest/caddy-pgrest/executor/plan"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
 
 // A statement asked to record its page_total stores it with set_config
@@ -13,10 +13,10 @@ import (
 // only. Every main statement shape takes the option: a write, a call
 // returning rows, a scalar call, a set of scalars.
 func TestRecordPageTotal(t *testing.T) {
-	rel := &schema.Relation{Schema: "api", Name: "items", Columns: []*schema.Column{{Name: "id"}}}
-	scalar := &schema.Function{Schema: "api", Name: "s", Returns: schema.Return{Shape: schema.ReturnsScalar, Type: "integer"}}
-	scalars := &schema.Function{Schema: "api", Name: "ss", Returns: schema.Return{Shape: schema.ReturnsScalar, Type: "integer", Set: true}}
-	rows := &schema.Function{Schema: "api", Name: "r", Returns: schema.Return{Shape: schema.ReturnsComposite, Set: true}}
+	rel := &schemacache.Relation{Schema: "api", Name: "items", Columns: []*schemacache.Column{{Name: "id"}}}
+	scalar := &schemacache.Function{Schema: "api", Name: "s", Returns: schemacache.Return{Shape: schemacache.ReturnsScalar, Type: "integer"}}
+	scalars := &schemacache.Function{Schema: "api", Name: "ss", Returns: schemacache.Return{Shape: schemacache.ReturnsScalar, Type: "integer", Set: true}}
+	rows := &schemacache.Function{Schema: "api", Name: "r", Returns: schemacache.Return{Shape: schemacache.ReturnsComposite, Set: true}}
 	shapes := map[string]func(record bool) Statement{
 		"write": func(record bool) Statement {
 			return Write(Mutation{Kind: Delete, Relation: rel, Where: &plan.Read{Relation: rel, Alias: "items"}},

@@ -11,7 +11,7 @@ import (
 
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
 	"github.com/pgrest/caddy-pgrest/executor/plan"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
 )
 
@@ -25,31 +25,31 @@ func init() {
 // reprCatalog has a table with a domain of representations (color),
 // one with only an assignment cast (no representation here), a composite,
 // an array, json, jsonb, text, tsvector and a tsvector domain.
-func reprCatalog() *schema.Catalog {
-	cols := func(specs ...string) []*schema.Column {
-		var out []*schema.Column
+func reprCatalog() *schemacache.Catalog {
+	cols := func(specs ...string) []*schemacache.Column {
+		var out []*schemacache.Column
 		for i, s := range specs {
 			n, typ, _ := strings.Cut(s, " ")
-			out = append(out, &schema.Column{Name: n, Type: typ, Nullable: true, Position: i + 1})
+			out = append(out, &schemacache.Column{Name: n, Type: typ, Nullable: true, Position: i + 1})
 		}
 		return out
 	}
-	fn := schema.QualifiedName{Schema: "reps", Name: "color"}
-	return &schema.Catalog{
+	fn := schemacache.QualifiedName{Schema: "reps", Name: "color"}
+	return &schemacache.Catalog{
 		ServerVersionNum: 170000,
 		Schemas:          []string{"api"},
-		Relations: []*schema.Relation{
-			{Schema: "api", Name: "todos", Kind: schema.KindTable,
+		Relations: []*schemacache.Relation{
+			{Schema: "api", Name: "todos", Kind: schemacache.KindTable,
 				Columns: cols("id integer", "name text", "label_color reps.color")},
-			{Schema: "api", Name: "shapes", Kind: schema.KindTable,
+			{Schema: "api", Name: "shapes", Kind: schemacache.KindTable,
 				Columns: cols("id integer", "center api.point3", "numbers integer[]", "doc json", "docb jsonb",
 					"body text", "search tsvector", "search2 reps.tsv")},
 		},
-		Keys: []schema.Key{
-			{Table: schema.QualifiedName{Schema: "api", Name: "todos"}, Constraint: "todos_pkey", Primary: true, Columns: []string{"id"}},
+		Keys: []schemacache.Key{
+			{Table: schemacache.QualifiedName{Schema: "api", Name: "todos"}, Constraint: "todos_pkey", Primary: true, Columns: []string{"id"}},
 		},
-		Representations: []schema.Representation{
-			{Source: "reps.color", Target: "json", Function: schema.QualifiedName{Schema: "reps", Name: "json"}},
+		Representations: []schemacache.Representation{
+			{Source: "reps.color", Target: "json", Function: schemacache.QualifiedName{Schema: "reps", Name: "json"}},
 			{Source: "text", Target: "reps.color", Function: fn},
 			{Source: "json", Target: "reps.color", Function: fn},
 		},
@@ -58,7 +58,7 @@ func reprCatalog() *schema.Catalog {
 }
 
 func TestRepresentationAndOperatorShapes(t *testing.T) {
-	cache := schema.Build(reprCatalog())
+	cache := schemacache.Build(reprCatalog())
 	cases := []struct {
 		name, target string
 		want         []string
@@ -130,7 +130,7 @@ func TestRepresentationAndOperatorShapes(t *testing.T) {
 }
 
 func TestWriteParsesBodiesThroughRepresentations(t *testing.T) {
-	cache := schema.Build(reprCatalog())
+	cache := schemacache.Build(reprCatalog())
 	rel, _ := cache.Relation("api", "todos")
 	cols := []string{"id", "label_color"}
 	parsers := plan.JSONParsers(cache, rel, cols)
@@ -151,9 +151,10 @@ func TestWriteParsesBodiesThroughRepresentations(t *testing.T) {
 	upd := sqlgen.Write(sqlgen.Mutation{Kind: sqlgen.Update, Relation: rel, Columns: cols, Parsers: parsers,
 		Payload: []byte(`{"label_color":"#000001"}`)}, p, sqlgen.WriteOptions{Minimal: true}).SQL.String()
 	for _, w := range []string{
-		`"label_color" = "reps"."color"($1::json -> $2::text)`,
+		`"label_color" = "reps"."color"(pgrst_el.j -> $2::text)`,
 		`"id" = pgrst_body."id"`,
-		`pg_catalog.json_populate_record(null::"api"."todos", ($1::json::jsonb - $3::text[])::json)`,
+		`pg_catalog.json_array_elements(pg_catalog.json_build_array($1::json)) as pgrst_el(j)`,
+		`pg_catalog.json_populate_record(null::"api"."todos", (pgrst_el.j::jsonb - $3::text[])::json)`,
 	} {
 		if !strings.Contains(upd, w) {
 			t.Errorf("the update lacks %s\n%s", w, upd)

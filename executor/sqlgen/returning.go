@@ -2,7 +2,7 @@ package sqlgen
 
 import (
 	"github.com/pgrest/caddy-pgrest/executor/plan"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
 
 // returnedColumns are the columns of the written rows that the response
@@ -12,7 +12,7 @@ import (
 // on the columns it asks for and on no others. whole is true when the
 // read needs the entire row: a star, a computed column or a computed
 // relationship, which take the relation's row type.
-func returnedColumns(rel *schema.Relation, p *plan.Read) (cols []string, whole bool) {
+func returnedColumns(rel *schemacache.Relation, p *plan.Read) (cols []string, whole bool) {
 	need := map[string]bool{}
 	ref := func(r plan.ColumnRef) {
 		switch {

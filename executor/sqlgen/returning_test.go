@@ -5,16 +5,16 @@ import (
 	"testing"
 
 	"github.com/pgrest/caddy-pgrest/executor/plan"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
 
 func TestReturnedColumns(t *testing.T) {
-	rel := &schema.Relation{Schema: "api", Name: "items"}
+	rel := &schemacache.Relation{Schema: "api", Name: "items"}
 	for _, n := range []string{"id", "name", "price", "category_id", "note"} {
-		rel.Columns = append(rel.Columns, &schema.Column{Name: n})
+		rel.Columns = append(rel.Columns, &schemacache.Column{Name: n})
 	}
 	field := func(r plan.ColumnRef) plan.OutputItem { return plan.OutputItem{Field: &plan.Field{Ref: r}} }
-	toCategory := &plan.Embed{Relationship: &schema.Relationship{Columns: [][2]string{{"category_id", "id"}}}}
+	toCategory := &plan.Embed{Relationship: &schemacache.Relationship{Columns: [][2]string{{"category_id", "id"}}}}
 	tests := []struct {
 		name  string
 		read  plan.Read
@@ -28,7 +28,7 @@ func TestReturnedColumns(t *testing.T) {
 			[]string{"name", "price", "category_id"}, false},
 		{"a star is the whole row", plan.Read{Output: []plan.OutputItem{field(plan.ColumnRef{Star: true})}}, nil, true},
 		{"a computed column is the whole row", plan.Read{Output: []plan.OutputItem{
-			field(plan.ColumnRef{Computed: &schema.Function{Name: "f"}})}}, nil, true},
+			field(plan.ColumnRef{Computed: &schemacache.Function{Name: "f"}})}}, nil, true},
 		{"nothing selected is no column", plan.Read{}, nil, false},
 	}
 	for _, tt := range tests {

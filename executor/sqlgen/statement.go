@@ -17,6 +17,10 @@ type Statement struct {
 	// the transaction-local setting pgrst.page_total (see
 	// ReadOptions.RecordPageTotal).
 	RecordsPageTotal bool
+	// Stream, when not NotStreamed, says the statement returns its body
+	// row by row, and how to put it together. A byte, in the padding after
+	// RecordsPageTotal: a statement is no larger for it.
+	Stream StreamShape
 }
 
 // Every main statement returns these columns, in this order, so one

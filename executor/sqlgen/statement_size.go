@@ -52,6 +52,9 @@ func (g *gen) statementSize(p *plan.Read, opts ReadOptions, body sqltext.SQL) in
 	if opts.RecordPageTotal {
 		n += len(recordedPageTotalColumn) - len(pageTotalColumn)
 	}
+	if streamShapeOf(opts) != NotStreamed {
+		n += streamFrameRoom
+	}
 	if opts.Count == "exact" || opts.Count == "estimated" {
 		// The count's subquery repeats the level but for its fields and
 		// the embeds that do not filter it.

@@ -7,7 +7,7 @@ import (
 
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
 	"github.com/pgrest/caddy-pgrest/executor/plan"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
 )
 
@@ -17,7 +17,7 @@ import (
 // cost benchmarks within a few bytes of it, so that the text is
 // allocated in the size class it needs.
 func TestStatementSize(t *testing.T) {
-	cache := schema.Build(goldenCatalog())
+	cache := schemacache.Build(goldenCatalog())
 	tight := map[string]bool{}
 	cases := goldenCases
 	for _, c := range readCostCases {
@@ -40,7 +40,7 @@ func TestStatementSize(t *testing.T) {
 }
 
 // goldenPlan is the plan and read options runCase renders for c.
-func goldenPlan(t *testing.T, cache *schema.Cache, c goldenCase) (*plan.Read, sqlgen.ReadOptions) {
+func goldenPlan(t *testing.T, cache *schemacache.Cache, c goldenCase) (*plan.Read, sqlgen.ReadOptions) {
 	t.Helper()
 	path, rawQuery, _ := strings.Cut(c.target, "?")
 	rel, _ := cache.Relation("api", strings.TrimPrefix(path, "/"))

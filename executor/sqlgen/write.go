@@ -4,7 +4,7 @@ import (
 	"strconv"
 
 	"github.com/pgrest/caddy-pgrest/executor/plan"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/executor/sqltext"
 )
 
@@ -21,9 +21,12 @@ const (
 // Mutation is a planned write on one relation.
 type Mutation struct {
 	Kind     MutationKind
-	Relation *schema.Relation
+	Relation *schemacache.Relation
 	// Columns are the payload's columns, in order (Insert, Update).
 	Columns []string
+	// ColumnsListed says Columns come from columns=: the payload's other
+	// keys are then ignored, their values never read.
+	ColumnsListed bool
 	// Payload is a JSON array of row objects (Insert) or one object
 	// (Update); it travels as one argument.
 	Payload []byte
@@ -46,7 +49,7 @@ type Mutation struct {
 	KeyMatch [][2]string
 	// Parsers are the data representations that parse the payload's
 	// values of some columns from JSON, by column name.
-	Parsers map[string]*schema.Representation
+	Parsers map[string]*schemacache.Representation
 }
 
 // WriteOptions shape the response part of a write statement.
@@ -195,7 +198,7 @@ func (g *gen) writeInsert(b *sqltext.Builder, m Mutation, table, alias sqltext.S
 	b.Const("lateral pg_catalog.json_populate_record(null::")
 	b.Write(table)
 	b.Const(", ")
-	b.Write(g.withoutParsedKeys(m, sqltext.Const("pgrst_el.j")))
+	b.Write(g.payloadObject(m, sqltext.Const("pgrst_el.j")))
 	b.Const(") as pgrst_body")
 	for i, km := range m.KeyMatch {
 		if i == 0 {
@@ -287,23 +290,29 @@ func writeColumnNames(b *sqltext.Builder, qualifier sqltext.SQL, names []string)
 // at least one column to set.
 func (g *gen) update(m Mutation, table, alias sqltext.SQL) sqltext.SQL {
 	// The payload is bound first, then the keys the defaults test, then
-	// the filter values writeWhere binds, as the text orders them.
+	// the filter values writeWhere binds. The object is read as a row of
+	// json_array_elements, which PostgreSQL cannot fold into a constant
+	// when it plans: a parser (an immutable function) of a constant would
+	// run then, failing on a bad value even where no row is updated, which
+	// PostgREST answers 200 (UpdateSpec "ignores json keys and gives 200
+	// if no record updated").
 	payload := sqltext.Fmt("%s::json", g.paramBytes(m.Payload))
+	obj := sqltext.Const("pgrst_el.j")
 	sets := make([]sqltext.SQL, len(m.Columns))
 	for i, c := range m.Columns {
 		value := sqltext.Fmt("pgrst_body.%s", sqltext.Ident(c))
 		if parser, ok := m.Parsers[c]; ok {
-			value = g.parsedJSON(parser, payload, c)
+			value = g.parsedJSON(parser, obj, c)
 		}
 		if d, ok := g.missingDefault(m, c); ok {
 			// columns= names a column the object lacks: PostgREST sets
 			// it to its default with missing=default, as an insert does.
-			value = sqltext.Fmt("case when (%s -> %s) is not null then %s else %s end", payload, g.param(c), value, d)
+			value = sqltext.Fmt("case when (%s -> %s) is not null then %s else %s end", obj, g.param(c), value, d)
 		}
 		sets[i] = sqltext.Fmt("%s = %s", sqltext.Ident(c), value)
 	}
-	return sqltext.Fmt("update %s as %s set %s from (select * from pg_catalog.json_populate_record(null::%s, %s)) as pgrst_body%s",
-		table, alias, sqltext.Join(sets, ", "), table, g.withoutParsedKeys(m, payload), g.writeWhere(m, table, alias))
+	return sqltext.Fmt("update %s as %s set %s from pg_catalog.json_array_elements(pg_catalog.json_build_array(%s)) as pgrst_el(j), lateral pg_catalog.json_populate_record(null::%s, %s) as pgrst_body%s",
+		table, alias, sqltext.Join(sets, ", "), payload, table, g.payloadObject(m, obj), g.writeWhere(m, table, alias))
 }
 
 // missingDefault is what column c takes where a payload row lacks its
@@ -349,20 +358,29 @@ func (g *gen) writeWhere(m Mutation, table, alias sqltext.SQL) sqltext.SQL {
 // parsedJSON is the value of column c in the JSON object obj, passed
 // through the column's JSON parser (a data representation): the parser
 // takes the JSON value, not the text json_populate_record would read.
-func (g *gen) parsedJSON(parser *schema.Representation, obj sqltext.SQL, c string) sqltext.SQL {
+func (g *gen) parsedJSON(parser *schemacache.Representation, obj sqltext.SQL, c string) sqltext.SQL {
 	return sqltext.Fmt("%s(%s -> %s::text)",
 		sqltext.Qualified(parser.Function.Schema, parser.Function.Name), obj, g.param(c))
 }
 
-// withoutParsedKeys is the JSON object obj without the keys of columns
-// that have a JSON parser, for json_populate_record: it would read their
-// values as the domain's text input, which is what the parser replaces.
-func (g *gen) withoutParsedKeys(m Mutation, obj sqltext.SQL) sqltext.SQL {
+// payloadObject is the JSON object obj as json_populate_record reads
+// it: without the keys of columns that have a JSON parser (it would read
+// their values as the domain's text input, which is what the parser
+// replaces) and, when columns= lists the columns, without any key it does
+// not list, so that no value of another key is parsed: one its column's
+// type would refuse, or of no column at all, is no error, as in PostgREST
+// (InsertSpec "ignores json keys not included in ?columns; parses only the
+// ones specified").
+func (g *gen) payloadObject(m Mutation, obj sqltext.SQL) sqltext.SQL {
 	var keys []string
 	for _, c := range m.Columns {
-		if _, ok := m.Parsers[c]; ok {
+		if _, ok := m.Parsers[c]; ok == !m.ColumnsListed {
 			keys = append(keys, c)
 		}
+	}
+	if m.ColumnsListed {
+		return sqltext.Fmt("(select pg_catalog.json_object_agg(pgrst_kv.key, pgrst_kv.value) from pg_catalog.json_each(%s) as pgrst_kv where pgrst_kv.key = any(%s::text[]))",
+			obj, g.param(arrayLiteral(keys)))
 	}
 	if len(keys) == 0 {
 		return obj

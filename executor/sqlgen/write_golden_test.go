@@ -15,7 +15,7 @@ import (
 
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
 	"github.com/pgrest/caddy-pgrest/executor/plan"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
 )
 
@@ -27,12 +27,12 @@ type writeGoldenCase struct {
 }
 
 type writeGoldenSchema struct {
-	cache, reprs *schema.Cache
+	cache, reprs *schemacache.Cache
 }
 
 // readPlan plans rawQuery on relation name of cache, for a write's
 // returned rows or an update's filters.
-func (w writeGoldenSchema) readPlan(t *testing.T, cache *schema.Cache, name, rawQuery string) *plan.Read {
+func (w writeGoldenSchema) readPlan(t *testing.T, cache *schemacache.Cache, name, rawQuery string) *plan.Read {
 	t.Helper()
 	rel, ok := cache.Relation("api", name)
 	if !ok {
@@ -49,7 +49,7 @@ func (w writeGoldenSchema) readPlan(t *testing.T, cache *schema.Cache, name, raw
 	return p
 }
 
-func (w writeGoldenSchema) rel(t *testing.T, cache *schema.Cache, name string) *schema.Relation {
+func (w writeGoldenSchema) rel(t *testing.T, cache *schemacache.Cache, name string) *schemacache.Relation {
 	t.Helper()
 	rel, ok := cache.Relation("api", name)
 	if !ok {
@@ -173,11 +173,11 @@ var writeGoldenCases = []writeGoldenCase{
 	}},
 	{"call_varying_and_variadic_arguments", func(t *testing.T, w writeGoldenSchema) sqlgen.Statement {
 		c := goldenCall()
-		chars := schema.Param{Name: "c", Type: "character", TypeSchema: "pg_catalog", TypeName: "bpchar"}
-		charArr := schema.Param{Name: "cs", Type: "character[]", TypeSchema: "pg_catalog", TypeName: "bpchar", TypeArrayDims: 1}
-		bits := schema.Param{Name: "b", Type: "bit", TypeSchema: "pg_catalog", TypeName: "bit"}
-		nums := schema.Param{Name: "n\"q", Type: "integer[]", TypeSchema: "pg_catalog", TypeName: "int4", TypeArrayDims: 1, Variadic: true}
-		c.Function.Params = []schema.Param{chars, charArr, bits, nums}
+		chars := schemacache.Param{Name: "c", Type: "character", TypeSchema: "pg_catalog", TypeName: "bpchar"}
+		charArr := schemacache.Param{Name: "cs", Type: "character[]", TypeSchema: "pg_catalog", TypeName: "bpchar", TypeArrayDims: 1}
+		bits := schemacache.Param{Name: "b", Type: "bit", TypeSchema: "pg_catalog", TypeName: "bit"}
+		nums := schemacache.Param{Name: "n\"q", Type: "integer[]", TypeSchema: "pg_catalog", TypeName: "int4", TypeArrayDims: 1, Variadic: true}
+		c.Function.Params = []schemacache.Param{chars, charArr, bits, nums}
 		c.Given = c.Function.Params
 		st, _ := sqlgen.CallRead(c, w.readPlan(t, w.cache, "clients", "select=id"), jsonRead, false)
 		return st
@@ -185,7 +185,7 @@ var writeGoldenCases = []writeGoldenCase{
 	{"call_whole_body", func(t *testing.T, w writeGoldenSchema) sqlgen.Statement {
 		c := goldenCall()
 		c.Given, c.WholeBody, c.Args = nil, true, []byte(`{"a":1}`)
-		c.Function.Params = []schema.Param{{Type: "json", TypeSchema: "pg_catalog", TypeName: "json"}}
+		c.Function.Params = []schemacache.Param{{Type: "json", TypeSchema: "pg_catalog", TypeName: "json"}}
 		st, _ := sqlgen.CallRead(c, w.readPlan(t, w.cache, "clients", "select=id"), jsonRead, false)
 		return st
 	}},
@@ -197,19 +197,19 @@ var writeGoldenCases = []writeGoldenCase{
 	}},
 	{"call_scalar", func(t *testing.T, w writeGoldenSchema) sqlgen.Statement {
 		c := goldenCall()
-		c.Function = &schema.Function{Schema: "api", Name: "add", Params: c.Function.Params,
-			Returns: schema.Return{Shape: schema.ReturnsScalar, Type: "integer"}}
+		c.Function = &schemacache.Function{Schema: "api", Name: "add", Params: c.Function.Params,
+			Returns: schemacache.Return{Shape: schemacache.ReturnsScalar, Type: "integer"}}
 		return sqlgen.CallFunction(c)
 	}},
 }
 
 // goldenCall calls a function of one text argument returning clients.
 func goldenCall() sqlgen.Call {
-	text := schema.Param{Name: "t", Type: "text", TypeSchema: "pg_catalog", TypeName: "text"}
-	return sqlgen.Call{Function: &schema.Function{Schema: "api", Name: "search_clients", Params: []schema.Param{text},
-		Returns: schema.Return{Shape: schema.ReturnsComposite, Set: true, Type: "SETOF api.clients",
+	text := schemacache.Param{Name: "t", Type: "text", TypeSchema: "pg_catalog", TypeName: "text"}
+	return sqlgen.Call{Function: &schemacache.Function{Schema: "api", Name: "search_clients", Params: []schemacache.Param{text},
+		Returns: schemacache.Return{Shape: schemacache.ReturnsComposite, Set: true, Type: "SETOF api.clients",
 			RelationSchema: "api", RelationName: "clients"}},
-		Given: []schema.Param{text}, Args: []byte(`{"t":"x"}`)}
+		Given: []schemacache.Param{text}, Args: []byte(`{"t":"x"}`)}
 }
 
 func TestWriteGolden(t *testing.T) {
@@ -219,7 +219,7 @@ func TestWriteGolden(t *testing.T) {
 			r.Columns[1].InsertDefault = "'unnamed'::text"
 		}
 	}
-	w := writeGoldenSchema{cache: schema.Build(catalog), reprs: schema.Build(reprCatalog())}
+	w := writeGoldenSchema{cache: schemacache.Build(catalog), reprs: schemacache.Build(reprCatalog())}
 	dir := filepath.Join("testdata", "write_golden")
 	if *update {
 		if err := os.MkdirAll(dir, 0o755); err != nil {

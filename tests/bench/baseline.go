@@ -4,12 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"os"
-	"path/filepath"
-	"slices"
 	"strconv"
 
 	"github.com/jackc/pgx/v5"
@@ -18,30 +12,28 @@ import (
 
 	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
 	"github.com/pgrest/caddy-pgrest/executor/sqltext"
-	"github.com/pgrest/caddy-pgrest/tests/pgtest"
+	"github.com/pgrest/caddy-pgrest/tests/executorsql"
 )
 
-// The baselines send the statements pgrest sends. pgrest exports neither
-// (and should not, for a benchmark), so they are copied here character for
-// character: settingsSQL from executor/settings.go, beginReadOnly and
-// beginReadWrite from executor/runner.go, sessionReset from
-// executor/session_reset.go. checkExecutorSQL reads those
-// files at start and refuses to run when a copy no longer matches, so the
-// baselines cannot drift from pgrest unnoticed. The main statements are not copied: they
-// come from pgrest's own parse, plan and SQL generation, run in this
-// process against a schema cache loaded from the bench database
-// (planWorkloads), with the arguments pgrest binds; verifyStatements then
-// checks them, and the settings statement, against the statements pgrest
-// prepared.
-const (
-	settingsSQL = `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true), ` +
-		`set_config('request.method', $3, true), set_config('request.path', $4, true), ` +
-		`set_config('request.headers', $5, true), set_config('request.cookies', $6, true), ` +
-		`set_config('search_path', $7, true), ` +
-		`set_config('response.headers', '', true), set_config('response.status', '', true)`
-	beginReadOnly  = "BEGIN ISOLATION LEVEL READ COMMITTED READ ONLY"
-	beginReadWrite = "BEGIN ISOLATION LEVEL READ COMMITTED READ WRITE"
+// The baselines send the statements pgrest sends: the settings statement
+// the BEGINs and the session reset are read from the executor's source (executorsql), so
+// they cannot drift from pgrest. The main statements come from pgrest's
+// own parse, plan and SQL generation, run in this process against a
+// schema cache loaded from the bench database (planWorkloads), with the
+// arguments pgrest binds; verifyStatements then checks them, and the
+// settings statement, against the statements pgrest prepared.
+var (
+	executorSQL    = executorsql.MustLoad()
+	settingsSQL    = executorSQL.Settings
+	beginReadOnly  = executorSQL.BeginReadOnly
+	beginReadWrite = executorSQL.BeginReadWrite
+	// sessionReset are the statements pgrest sends after COMMIT, in the
+	// same pipeline; pgrest prepares them once per connection, as the
+	// baselines do (resetName).
+	sessionReset = executorSQL.SessionReset
+)
 
+const (
 	settingsName = "bench_settings"
 	// pgrest prepares BEGIN and COMMIT once per connection too.
 	beginReadOnlyName  = "bench_begin_ro"
@@ -49,137 +41,8 @@ const (
 	commitName         = "bench_commit"
 )
 
-// sessionReset are the statements pgrest sends after COMMIT, in the same
-// pipeline, so that nothing a request left at session level reaches the
-// next one on its connection; pgrest prepares them once per connection,
-// as the baselines do (resetName).
-var sessionReset = []string{
-	"CLOSE ALL",
-	"SET SESSION AUTHORIZATION DEFAULT",
-	"RESET ALL",
-	"UNLISTEN *",
-	"SELECT pg_catalog.pg_advisory_unlock_all()",
-	"DISCARD TEMP",
-	"DISCARD SEQUENCES",
-}
-
 // resetName is the raw baseline's prepared statement for sessionReset[i].
 func resetName(i int) string { return "bench_reset_" + strconv.Itoa(i) }
-
-// checkExecutorSQL compares the copies above with the constants in the
-// executor's source, found from the working folder up to go.mod.
-func checkExecutorSQL() error {
-	root, err := pgtest.ModuleRoot()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "bench: cannot check the SQL copied from the executor (%v); run from the repository\n", err)
-		return nil
-	}
-	for _, c := range []struct{ file, name, copy string }{
-		{"executor/settings.go", "settingsSQL", settingsSQL},
-		{"executor/runner.go", "beginReadOnly", beginReadOnly},
-		{"executor/runner.go", "beginReadWrite", beginReadWrite},
-	} {
-		got, err := stringConst(filepath.Join(root, c.file), c.name)
-		if err != nil {
-			return err
-		}
-		if got != c.copy {
-			return fmt.Errorf("%s in %s changed; update the copy in tests/bench so the baselines send what pgrest sends:\n%s",
-				c.name, c.file, got)
-		}
-	}
-	got, err := stringList(filepath.Join(root, "executor/session_reset.go"), "sessionReset")
-	if err != nil {
-		return err
-	}
-	if !slices.Equal(got, sessionReset) {
-		return fmt.Errorf("sessionReset in executor/session_reset.go changed; update the copy in tests/bench so the baselines send what pgrest sends:\n%q", got)
-	}
-	return nil
-}
-
-// stringConst evaluates the string constant name declared in file, a
-// concatenation of string literals.
-func stringConst(file, name string) (string, error) {
-	e, err := declared(file, token.CONST, name)
-	if err != nil {
-		return "", err
-	}
-	if v, ok := literal(e); ok {
-		return v, nil
-	}
-	return "", fmt.Errorf("%s in %s is no longer a concatenation of string literals", name, file)
-}
-
-// stringList evaluates the variable name declared in file as an array or
-// slice literal of string literals.
-func stringList(file, name string) ([]string, error) {
-	e, err := declared(file, token.VAR, name)
-	if err != nil {
-		return nil, err
-	}
-	lit, ok := e.(*ast.CompositeLit)
-	if !ok {
-		return nil, fmt.Errorf("%s in %s is no longer a list literal", name, file)
-	}
-	var list []string
-	for _, e := range lit.Elts {
-		v, ok := literal(e)
-		if !ok {
-			return nil, fmt.Errorf("%s in %s is no longer a list of string literals", name, file)
-		}
-		list = append(list, v)
-	}
-	return list, nil
-}
-
-// declared is the value of the constant or variable (tok) name declared
-// at the top level of file.
-func declared(file string, tok token.Token, name string) (ast.Expr, error) {
-	f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.SkipObjectResolution)
-	if err != nil {
-		return nil, err
-	}
-	for _, d := range f.Decls {
-		g, ok := d.(*ast.GenDecl)
-		if !ok || g.Tok != tok {
-			continue
-		}
-		for _, s := range g.Specs {
-			vs := s.(*ast.ValueSpec)
-			for i, n := range vs.Names {
-				if n.Name == name && i < len(vs.Values) {
-					return vs.Values[i], nil
-				}
-			}
-		}
-	}
-	return nil, fmt.Errorf("%s: %s %s not found", file, tok, name)
-}
-
-func literal(e ast.Expr) (string, bool) {
-	switch e := e.(type) {
-	case *ast.BasicLit:
-		if e.Kind != token.STRING {
-			return "", false
-		}
-		s, err := strconv.Unquote(e.Value)
-		return s, err == nil
-	case *ast.ParenExpr:
-		return literal(e.X)
-	case *ast.BinaryExpr:
-		if e.Op != token.ADD {
-			return "", false
-		}
-		a, ok := literal(e.X)
-		if !ok {
-			return "", false
-		}
-		b, ok := literal(e.Y)
-		return a + b, ok
-	}
-	return "", false
-}
 
 // newRawPool is the raw baseline's pool. Each connection prepares BEGIN,
 // COMMIT, the settings statement and the main statements once, when it
@@ -290,7 +153,7 @@ func rawPipeline(ctx context.Context, pg *pgconn.PgConn, begin string, wl *workl
 	for i := range sessionReset {
 		p.SendQueryPrepared(resetNames[i], nil, nil, nil)
 	}
-	return readPipeline(p, 4+len(sessionReset), body)
+	return readPipeline(p, 4+len(sessionReset), body, wl.stream)
 }
 
 // resetNames are resetName's, made once: not a string per request.
@@ -306,7 +169,7 @@ var resetNames = func() []string {
 // statement and reads their results. It returns the main statement's body
 // column, appended to body, and whether its page_total is affected. The
 // pipeline is closed.
-func readPipeline(p *pgconn.Pipeline, n int, body []byte) ([]byte, bool, error) {
+func readPipeline(p *pgconn.Pipeline, n int, body []byte, stream *sqlgen.RowStream) ([]byte, bool, error) {
 	if err := p.Sync(); err != nil {
 		_ = p.Close()
 		return body, false, err
@@ -324,12 +187,15 @@ func readPipeline(p *pgconn.Pipeline, n int, body []byte) ([]byte, bool, error) 
 			_ = p.Close()
 			return body, false, fmt.Errorf("pipeline result %d: unexpected %T", i, res)
 		}
-		for rr.NextRow() {
+		for row := 0; rr.NextRow(); row++ {
 			if i == mainIndex {
 				vals := rr.Values()
-				body = append(body, vals[sqlgen.ColBody]...)
-				written = isAffected(pgx.TextFormatCode, vals[sqlgen.ColPageTotal])
+				body = addMainRow(body, stream, row, vals)
+				written = written || isAffected(pgx.TextFormatCode, vals[sqlgen.ColPageTotal])
 			}
+		}
+		if i == mainIndex {
+			body = endMainBody(body, stream)
 		}
 		if _, err := rr.Close(); err != nil {
 			_ = p.Close()
@@ -387,11 +253,12 @@ func (e *env) naiveOp(wl *workload) op {
 		}
 		body = body[:0]
 		written := false
-		for rows.Next() {
+		for row := 0; rows.Next(); row++ {
 			vals := rows.RawValues()
-			body = append(body, vals[sqlgen.ColBody]...)
-			written = isAffected(rows.FieldDescriptions()[sqlgen.ColPageTotal].Format, vals[sqlgen.ColPageTotal])
+			body = addMainRow(body, wl.stream, row, vals)
+			written = written || isAffected(rows.FieldDescriptions()[sqlgen.ColPageTotal].Format, vals[sqlgen.ColPageTotal])
 		}
+		body = endMainBody(body, wl.stream)
 		rows.Close()
 		if err := rows.Err(); err != nil {
 			return err

@@ -190,7 +190,7 @@
 //
 // With -schema-load (the default), the bench builds in a database of its
 // own the large schema of tests/schemacache's large-schema test (1,000
-// tables, 1,998 foreign keys, 200 views) and times schema.Load on it as
+// tables, 1,998 foreign keys, 200 views) and times schemacache.Load on it as
 // the authenticator: the first load, then the median and best of five
 // more (goal: < 100 ms), with the CPU time per load of this process and of
 // PostgreSQL, which a busy machine inflates less than the wall-clock time.
@@ -282,6 +282,8 @@ type options struct {
 	// cpuProfile is where to write a CPU profile of the whole process
 	// (pgrest, Caddy, the load generator and the baselines).
 	cpuProfile string
+	// sizes are the row counts of the big reads' series (sizes.go).
+	sizes []int
 }
 
 func main() {
@@ -329,7 +331,12 @@ func parseFlags(args []string) (options, error) {
 	fs.BoolVar(&opt.diagCeilingPace, "diag-ceiling-pace", false, "diagnosis: H and D paced at pgrest's throughput too (variants route@pgrest, pipeline@pgrest), whose CPU per request shows whether the ceiling's costs add up at the same pace as caddy+raw@pgrest's")
 	fs.IntVar(&opt.diagGOGC, "diag-gogc", 0, "diagnosis: pgrest with this process's GOGC at this percentage during its windows too (variant pgrest:gogcN)")
 	fs.StringVar(&opt.cpuProfile, "cpuprofile", "", "write a CPU profile of the measured load to `file` (go tool pprof)")
+	sizes := fs.String("sizes", "10000,100000,1000000", "row counts of the big reads' series, comma-separated (empty: none)")
 	if err := fs.Parse(args); err != nil {
+		return opt, err
+	}
+	var err error
+	if opt.sizes, err = parseSizes(*sizes); err != nil {
 		return opt, err
 	}
 	if fs.NArg() > 0 {
@@ -577,6 +584,9 @@ func run(ctx context.Context, opt options) error {
 		}
 		fmt.Println()
 		load.print()
+	}
+	if err := measureSizes(ctx, env, opt); err != nil {
+		return fmt.Errorf("big reads: %w", err)
 	}
 	fmt.Println()
 	printGoals(variants, rows, mem, load)

@@ -7,16 +7,11 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	caddycmd "github.com/caddyserver/caddy/v2/cmd"
-
-	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
 )
 
 // The memory of Caddy+pgrest is measured apart from the tables: in the
@@ -66,56 +61,15 @@ func (r *rssResult) print() {
 // measureRSS starts Caddy+pgrest in a process of its own, loads it and
 // reads its memory.
 func measureRSS(ctx context.Context, e *env, opt options) (*rssResult, error) {
-	exe := opt.caddyBinary
-	if exe == "" {
-		var err error
-		if exe, err = os.Executable(); err != nil {
-			return nil, err
-		}
-	}
-	dir, err := os.MkdirTemp("", "pgrest-bench-rss-")
+	proc, err := startCaddyProcess(e, opt, "pgrest-bench-rss-")
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(dir)
-	port, err := pgresttest.FreePort()
-	if err != nil {
-		return nil, err
-	}
-	config := filepath.Join(dir, "Caddyfile")
-	text := pgresttest.Caddyfile(port, pgrestDirectives(e.authDSN, opt.pool), pgresttest.Options{LogLevel: "ERROR"})
-	if err := os.WriteFile(config, []byte(text), 0o600); err != nil {
-		return nil, err
-	}
-	logFile, err := os.Create(filepath.Join(dir, "caddy.log"))
-	if err != nil {
-		return nil, err
-	}
-	defer logFile.Close()
-	cmd := exec.Command(exe, "run", "--config", config, "--adapter", "caddyfile")
-	cmd.Env = append(os.Environ(), runAsCaddy+"=1")
-	cmd.Stdout, cmd.Stderr = logFile, logFile
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	defer func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			<-exited
-		}
-	}()
-	withLog := func(err error) error {
-		b, _ := os.ReadFile(logFile.Name())
-		return fmt.Errorf("%w\nits log:\n%s", err, b)
-	}
+	defer proc.stop()
+	cmd, withLog := proc.cmd, proc.withLog
 
 	to := *e
-	to.baseURL = fmt.Sprintf("http://127.0.0.1:%d", port)
+	to.baseURL = proc.baseURL
 	to.client = &http.Client{Transport: &http.Transport{
 		Proxy:               nil,
 		MaxIdleConns:        2 * opt.rssConc,
@@ -134,10 +88,8 @@ func measureRSS(ctx context.Context, e *env, opt options) (*rssResult, error) {
 		if err == nil {
 			break
 		}
-		select {
-		case werr := <-exited:
-			return nil, withLog(fmt.Errorf("Caddy exited: %v", werr))
-		default:
+		if err := proc.exitedEarly(); err != nil {
+			return nil, err
 		}
 		if try == 100 || ctx.Err() != nil {
 			return nil, withLog(fmt.Errorf("Caddy+pgrest does not answer: %w", err))

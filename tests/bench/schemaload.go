@@ -9,7 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/tests/fixtures"
 	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
@@ -18,7 +18,7 @@ import (
 // tests/schemacache's large-schema test: largeTables tables, each but the
 // first with two foreign keys to earlier tables, and largeViews views
 // over them, every fourth over another view; in a database of its own, as
-// the authenticator (which has no privilege on it), with schema.Load, the
+// the authenticator (which has no privilege on it), with schemacache.Load, the
 // function pgrest loads its cache with. The first load runs on a fresh
 // connection; the figure is the median of the schemaLoads after it.
 const (
@@ -41,7 +41,7 @@ type schemaLoadResult struct {
 }
 
 func (r *schemaLoadResult) print() {
-	fmt.Printf("Schema cache load (schema.Load as the authenticator) of %d tables, %d foreign keys, %d views (%d relations loaded; building them took %s):\n",
+	fmt.Printf("Schema cache load (schemacache.Load as the authenticator) of %d tables, %d foreign keys, %d views (%d relations loaded; building them took %s):\n",
 		largeTables, 2*(largeTables-1), largeViews, r.relations, r.build.Round(time.Second))
 	fmt.Printf("  first %s, then median of %d %s, best %s; CPU time per load: %s in this process",
 		ms(r.first), schemaLoads, ms(r.median), ms(r.best), ms(r.cpu))
@@ -79,7 +79,7 @@ func measureSchemaLoad(ctx context.Context, e *env) (*schemaLoadResult, error) {
 			}
 		}
 		start := time.Now()
-		c, err := schema.Load(ctx, conn, []string{"big"})
+		c, err := schemacache.Load(ctx, conn, []string{"big"})
 		d := time.Since(start)
 		if err != nil {
 			return nil, fmt.Errorf("loading the schema cache: %w", err)

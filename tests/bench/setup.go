@@ -20,7 +20,7 @@ import (
 
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
 	"github.com/pgrest/caddy-pgrest/executor/plan"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
 	"github.com/pgrest/caddy-pgrest/tests/fixtures"
 	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
@@ -172,6 +172,8 @@ type workload struct {
 	mainSQL  string
 	mainArgs [][]byte
 	mainName string // its prepared statement in the raw baseline
+	// stream, for a read, says how its rows make the body (streamed.go).
+	stream *sqlgen.RowStream
 	// body is the expected response body, taken from pgrest's first
 	// answer and checked against the baselines'.
 	body []byte
@@ -222,7 +224,7 @@ var readMedia = []apirequest.MediaType{apirequest.MediaJSON, apirequest.MediaSin
 
 // planWorkloads gives each workload the statement pgrest sends for it, by
 // running pgrest's own pipeline in this process: the schema cache loaded
-// from the bench database as pgrest loads it (schema.Load, as the
+// from the bench database as pgrest loads it (schemacache.Load, as the
 // authenticator), then, with the options the executor derives from the
 // request and from the Caddyfile of startPgrest (neither db_max_rows nor
 // db_aggregates_enabled: their defaults):
@@ -245,7 +247,7 @@ func planWorkloads(ctx context.Context, authDSN string, workloads []*workload) e
 		return err
 	}
 	defer conn.Close(context.Background())
-	cache, err := schema.Load(ctx, conn, []string{schemaName})
+	cache, err := schemacache.Load(ctx, conn, []string{schemaName})
 	if err != nil {
 		return fmt.Errorf("loading the schema cache: %w", err)
 	}
@@ -262,13 +264,13 @@ func planWorkloads(ctx context.Context, authDSN string, workloads []*workload) e
 		if err != nil {
 			return fmt.Errorf("%s: %w", wl.name, err)
 		}
-		wl.mainSQL, wl.mainArgs = st.SQL.String(), st.Args
+		wl.mainSQL, wl.mainArgs, wl.stream = st.SQL.String(), st.Args, st.Stream.Rows()
 	}
 	return nil
 }
 
 // planRead is executor/read.go for a GET with Accept: application/json.
-func planRead(cache *schema.Cache, wl *workload) (sqlgen.Statement, error) {
+func planRead(cache *schemacache.Cache, wl *workload) (sqlgen.Statement, error) {
 	path, rawQuery, _ := strings.Cut(wl.target, "?")
 	rel, ok := cache.Relation(schemaName, strings.TrimPrefix(path, "/"))
 	if !ok {
@@ -286,7 +288,8 @@ func planRead(cache *schema.Cache, wl *workload) (sqlgen.Statement, error) {
 	if aerr != nil {
 		return sqlgen.Statement{}, fmt.Errorf("%s %s", aerr.Code, aerr.Message)
 	}
-	main, explain := sqlgen.Read(p, sqlgen.ReadOptions{Representation: rep})
+	// Stream: as executor/read.go asks for every GET.
+	main, explain := sqlgen.Read(p, sqlgen.ReadOptions{Representation: rep, Stream: true})
 	if explain != nil {
 		return sqlgen.Statement{}, errors.New("the baselines send no EXPLAIN")
 	}
@@ -302,7 +305,7 @@ func planRead(cache *schema.Cache, wl *workload) (sqlgen.Statement, error) {
 // filters, order and range go to the mutation and, the response being
 // minimal, its output fields are cleared; the statement counts the
 // written rows without building a body.
-func planWrite(cache *schema.Cache, wl *workload) (sqlgen.Statement, error) {
+func planWrite(cache *schemacache.Cache, wl *workload) (sqlgen.Statement, error) {
 	path, rawQuery, _ := strings.Cut(wl.target, "?")
 	rel, ok := cache.Relation(schemaName, strings.TrimPrefix(path, "/"))
 	if !ok {
@@ -362,7 +365,7 @@ func planWrite(cache *schema.Cache, wl *workload) (sqlgen.Statement, error) {
 // returning a scalar: the overload whose parameters are the body's keys,
 // those parameters given in declaration order, the body as the arguments.
 // The function must not be volatile, so that pgrest runs it read-only.
-func planCall(cache *schema.Cache, wl *workload) (sqlgen.Statement, error) {
+func planCall(cache *schemacache.Cache, wl *workload) (sqlgen.Statement, error) {
 	name, ok := strings.CutPrefix(wl.path, "/rpc/")
 	if !ok {
 		return sqlgen.Statement{}, fmt.Errorf("%s is not a function's path", wl.path)
@@ -375,7 +378,7 @@ func planCall(cache *schema.Cache, wl *workload) (sqlgen.Statement, error) {
 	switch {
 	case fn.Volatility == 'v':
 		return sqlgen.Statement{}, errors.New("the function is volatile: pgrest would run it read-write")
-	case fn.Returns.Shape != schema.ReturnsScalar || fn.Returns.Set:
+	case fn.Returns.Shape != schemacache.ReturnsScalar || fn.Returns.Set:
 		return sqlgen.Statement{}, errors.New("planCall rebuilds calls of functions returning one scalar")
 	}
 	body := bytes.TrimSpace(wl.reqBody)
@@ -491,15 +494,11 @@ func (e *env) close() {
 	}
 }
 
-// setUp checks the baseline's copy of pgrest's SQL, starts PostgreSQL and
-// pgrest, learns what pgrest answers and sets, checks that pgrest sent the
-// statements the baselines will send, and that the baselines answer the
-// same. The env it returns must be closed even when
-// it returns an error.
+// setUp starts PostgreSQL and pgrest, learns what pgrest answers and
+// sets, checks that pgrest sent the statements the baselines will send,
+// and that the baselines answer the same. The env it returns must be
+// closed even when it returns an error.
 func setUp(ctx context.Context, opt options) (*env, error) {
-	if err := checkExecutorSQL(); err != nil {
-		return nil, err
-	}
 	e := &env{workloads: newWorkloads()}
 
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)

@@ -69,16 +69,16 @@ func (e *commandError) Error() string { return e.cmd + ": " + e.err.Error() + "\
 
 var assetsOnce sync.Once
 
-// The browser builds of the client libraries, in tests/client2's
+// The browser builds of the client libraries, in tests/supabasejs's
 // node_modules: postgrest-js's ES module (self-contained) and supabase-js's
 // UMD bundle, which defines the global supabase.
 var (
-	postgrestModule = filepath.FromSlash("tests/client2/node_modules/@supabase/postgrest-js/dist/index.mjs")
-	supabaseUMD     = filepath.FromSlash("tests/client2/node_modules/@supabase/supabase-js/dist/umd/supabase.js")
+	postgrestModule = filepath.FromSlash("tests/supabasejs/node_modules/@supabase/postgrest-js/dist/index.mjs")
+	supabaseUMD     = filepath.FromSlash("tests/supabasejs/node_modules/@supabase/supabase-js/dist/umd/supabase.js")
 )
 
 // clientAssets makes sure the client libraries are installed, running
-// npm ci in tests/client2 when they are not.
+// npm ci in tests/supabasejs when they are not.
 func clientAssets(t testing.TB) {
 	t.Helper()
 	root := moduleRoot(t)
@@ -88,9 +88,9 @@ func clientAssets(t testing.TB) {
 			return
 		}
 		cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund")
-		cmd.Dir = filepath.Join(root, "tests", "client2")
+		cmd.Dir = filepath.Join(root, "tests", "supabasejs")
 		if out, e := cmd.CombinedOutput(); e != nil {
-			err = &commandError{"npm ci in tests/client2", e, out}
+			err = &commandError{"npm ci in tests/supabasejs", e, out}
 		}
 	})
 	if err != nil {
@@ -98,7 +98,7 @@ func clientAssets(t testing.TB) {
 	}
 	for _, f := range []string{postgrestModule, supabaseUMD} {
 		if !fileExists(filepath.Join(root, f)) {
-			t.Fatalf("%s is missing after npm ci in tests/client2", f)
+			t.Fatalf("%s is missing after npm ci in tests/supabasejs", f)
 		}
 	}
 }

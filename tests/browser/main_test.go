@@ -6,7 +6,7 @@
 // browser refuse other origins.
 //
 // Chromium is installed by scripts/browser.sh when missing; the client
-// libraries are tests/client2's (npm ci is run there when they are
+// libraries are tests/supabasejs's (npm ci is run there when they are
 // missing).
 package browser
 
@@ -25,6 +25,6 @@ const jwtSecret = "pgrest-browser-secret-that-is-long-enough-0123456789"
 // cluster and runs the tests.
 func TestMain(m *testing.M) {
 	db := pgresttest.MustSetUp("pgrest_browser", pgresttest.Files("testdata/browser.sql"))
-	superDSN, authDSN = db.SuperDSN, db.DSNFor("authenticator", "authenticator-password")
+	superDSN, authDSN = db.SuperDSN, db.AuthenticatorDSN()
 	db.Run(m)
 }

@@ -29,7 +29,7 @@ func TestMain(m *testing.M) {
 		pgresttest.Files("testdata/00_*.sql"),
 		pgresttest.FileSection("../../demo/schema.sql", "-- Users and login", "-- Sample data"),
 		pgresttest.Files("testdata/[1-9]*.sql"))
-	superDSN, authDSN = db.SuperDSN, db.DSNFor("authenticator", authenticatorPassword)
+	superDSN, authDSN = db.SuperDSN, db.AuthenticatorDSN()
 	db.Run(m)
 }
 

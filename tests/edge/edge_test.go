@@ -31,7 +31,7 @@ var db *pgresttest.DB
 const jwtSecret = "an-edge-test-secret-of-at-least-32-characters"
 
 func TestMain(m *testing.M) {
-	db = pgresttest.MustSetUp("pgrest_edge", pgresttest.SQL("read.sql", fixtures.ReadSQL))
+	db = pgresttest.MustSetUp("pgrest_edge", pgresttest.ReadFixture)
 	db.Run(m)
 }
 

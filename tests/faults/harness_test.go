@@ -7,7 +7,6 @@ package faults
 
 import (
 	"bufio"
-	"context"
 	"os"
 	"strings"
 	"testing"
@@ -36,7 +35,7 @@ func TestMain(m *testing.M) {
 		// once acknowledged, as in production.
 		pgresttest.SQL("synchronous_commit", "alter system set synchronous_commit = on"),
 		pgresttest.SQL("reload", "select pg_reload_conf()"))
-	defaults["db_uri"] = db.DSNFor("authenticator", "authenticator-password")
+	defaults["db_uri"] = db.AuthenticatorDSN()
 	db.Run(m)
 }
 
@@ -138,9 +137,4 @@ func ready(t testing.TB, s *pgresttest.Server) {
 	if !ok {
 		t.Fatal("the server did not answer 200 within a minute")
 	}
-}
-
-// ctxTimeout is a context for one request of a load test.
-func ctxTimeout(d time.Duration) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.Background(), d)
 }

@@ -16,7 +16,6 @@ import (
 
 	caddycmd "github.com/caddyserver/caddy/v2/cmd"
 
-	"github.com/pgrest/caddy-pgrest/tests/fixtures"
 	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
 )
 
@@ -42,12 +41,10 @@ func TestMain(m *testing.M) {
 	// The database first: MustSetUp exits on failure, which would leave
 	// a provider already started running. Nothing in it verifies a
 	// certificate, so SSL_CERT_FILE is still unread (startProvider).
-	db = pgresttest.MustSetUp("pgrest_jwks", pgresttest.SQL("read.sql", fixtures.ReadSQL))
+	db = pgresttest.MustSetUp("pgrest_jwks", pgresttest.ReadFixture)
 	stop, err := startProvider()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "starting the JWKS provider:", err)
-		db.Cluster.Stop()
-		os.Exit(1)
+		db.Abort("starting the JWKS provider", err)
 	}
 	db.Run(m, stop)
 }

@@ -10,7 +10,6 @@ import (
 
 	caddycmd "github.com/caddyserver/caddy/v2/cmd"
 
-	"github.com/pgrest/caddy-pgrest/tests/fixtures"
 	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
 )
 
@@ -25,6 +24,6 @@ func TestMain(m *testing.M) {
 		caddycmd.Main()
 		return
 	}
-	db = pgresttest.MustSetUp("pgrest_nodes", pgresttest.SQL("read.sql", fixtures.ReadSQL))
+	db = pgresttest.MustSetUp("pgrest_nodes", pgresttest.ReadFixture)
 	db.Run(m)
 }

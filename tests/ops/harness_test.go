@@ -33,7 +33,7 @@ const jwtSecret = "an-operations-test-secret-of-32-characters-or-more"
 
 func TestMain(m *testing.M) {
 	db = pgresttest.MustSetUp("pgrest_ops",
-		pgresttest.SQL("read.sql", fixtures.ReadSQL),
+		pgresttest.ReadFixture,
 		pgresttest.Files("testdata/*.sql"))
 	db.Run(m)
 }

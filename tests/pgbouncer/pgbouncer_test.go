@@ -25,7 +25,7 @@ var db *pgresttest.DB
 func TestMain(m *testing.M) {
 	// Every server of this package goes through PgBouncer.
 	os.Setenv(pgresttest.EnvPgBouncer, "1")
-	db = pgresttest.MustSetUp("pgrest_pgbouncer", pgresttest.SQL("read.sql", fixtures.ReadSQL),
+	db = pgresttest.MustSetUp("pgrest_pgbouncer", pgresttest.ReadFixture,
 		pgresttest.SQL("writes", `
 create table api.notes (id serial primary key, body text not null);
 grant select, insert on api.notes to web_anon;

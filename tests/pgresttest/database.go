@@ -13,6 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/pgrest/caddy-pgrest/tests/fixtures"
 	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
 
@@ -88,6 +89,10 @@ func section(text, from, to string) (string, error) {
 	return strings.Join(lines[start:start+1+end], ""), nil
 }
 
+// ReadFixture loads fixtures.ReadSQL, the read API fixture most packages
+// serve.
+var ReadFixture = SQL("read.sql", fixtures.ReadSQL)
+
 // SQL loads text, which may hold several statements (see
 // pgtest.ExecSQL); name says what it is in errors.
 func SQL(name, text string) Loader {
@@ -100,7 +105,9 @@ func SQL(name, text string) Loader {
 }
 
 // SetUp starts a throwaway cluster (pgtest.Start), makes the database
-// called name in it (afresh) and runs loaders on it, in order. On error it
+// called name in it (afresh) with the roles of PostgREST's usual setup
+// (fixtures.RolesSQL: authenticator, with fixtures.AuthenticatorPassword,
+// web_anon and webuser) and runs loaders on it, in order. On error it
 // stops the cluster again.
 func SetUp(ctx context.Context, name string, loaders ...Loader) (*DB, error) {
 	cluster, err := pgtest.Start()
@@ -125,6 +132,7 @@ func MustSetUp(name string, loaders ...Loader) *DB {
 
 func setUpIn(ctx context.Context, cluster *pgtest.Cluster, name string, loaders []Loader) (*DB, error) {
 	dsn, err := cluster.NewDatabase(ctx, name)
+	loaders = append([]Loader{SQL("the roles", fixtures.RolesSQL)}, loaders...)
 	for _, load := range loaders {
 		if err != nil {
 			break
@@ -143,20 +151,22 @@ func setUpIn(ctx context.Context, cluster *pgtest.Cluster, name string, loaders 
 
 // Run runs the tests, then stops what the package started beside the
 // cluster (after, in order), stops the cluster and exits with the tests'
-// code. A stop deferred in TestMain would never run: os.Exit skips
-// deferred calls, and a process the package started would outlive it.
-func (db *DB) Run(m *testing.M, after ...func()) {
-	code := m.Run()
-	for _, stop := range after {
-		stop()
-	}
-	db.Cluster.Stop()
-	os.Exit(code)
-}
+// code (see pgtest.Cluster.Run).
+func (db *DB) Run(m *testing.M, after ...func()) { db.Cluster.Run(m, after...) }
+
+// Abort prints what failed and why, stops the cluster and exits 1 (see
+// pgtest.Cluster.Abort).
+func (db *DB) Abort(what string, err error) { db.Cluster.Abort(what, err) }
 
 // DSNFor connects to the database as user (see pgtest.DSNFor).
 func (db *DB) DSNFor(user, password string) string {
 	return pgtest.DSNFor(db.SuperDSN, user, password)
+}
+
+// AuthenticatorDSN connects to the database as the authenticator SetUp
+// made, as a server under test does.
+func (db *DB) AuthenticatorDSN() string {
+	return db.DSNFor(fixtures.Authenticator, fixtures.AuthenticatorPassword)
 }
 
 // QueryJSON runs query on the database at dsn and returns its rows as a

@@ -2,34 +2,27 @@ package pgtest
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pgrest/caddy-pgrest/demo"
 )
 
 // The demo schema is the README's login recipe; these tests keep it working.
 
 const demoSecret = "a-test-secret-of-at-least-thirty-two-characters"
 
-// loadDemo makes a database holding demo/schema.sql, with app.jwt_secret set
+// loadDemo makes a database holding demo/roles.sql and demo/schema.sql, with app.jwt_secret set
 // as make demo sets it, and returns URLs for the superuser and the
 // authenticator.
 func loadDemo(t *testing.T) (superuser, authenticator string) {
 	t.Helper()
-	script, err := findScript()
-	if err != nil {
-		t.Fatal(err)
-	}
-	schema, err := os.ReadFile(filepath.Join(filepath.Dir(script), "..", "demo", "schema.sql"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	dsn := pg.CreateDatabase(t, "pgtest_demo")
-	Exec(t, dsn, string(schema))
+	Exec(t, dsn, demo.RolesSQL)
+	Exec(t, dsn, demo.SchemaSQL)
 	Exec(t, dsn, `alter database pgtest_demo set app.jwt_secret = '`+demoSecret+`';
 		alter role authenticator password 'authenticator-test-password'`)
 	return dsn, DSNFor(dsn, "authenticator", "authenticator-test-password")

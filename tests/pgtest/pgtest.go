@@ -6,9 +6,7 @@
 //
 //	func TestMain(m *testing.M) {
 //		pg = pgtest.MustStart()
-//		code := m.Run()
-//		pg.Stop()
-//		os.Exit(code)
+//		pg.Run(m)
 //	}
 //
 //	func TestSomething(t *testing.T) {
@@ -162,6 +160,28 @@ func (c *Cluster) Stop() {
 		fmt.Fprintf(os.Stderr, "pgtest: %v\n%s", err, out)
 	}
 	os.RemoveAll(c.dir)
+}
+
+// Run is the end of a TestMain: it runs the tests, then runs after (what
+// the package started beside the cluster), in order, stops the cluster and
+// exits with the tests' code. A stop deferred in TestMain would never run:
+// os.Exit skips deferred calls, and a process the package started would
+// outlive it.
+func (c *Cluster) Run(m *testing.M, after ...func()) {
+	code := m.Run()
+	for _, stop := range after {
+		stop()
+	}
+	c.Stop()
+	os.Exit(code)
+}
+
+// Abort is TestMain's way out when setting up beside the cluster failed:
+// it prints what failed and why, stops the cluster and exits 1.
+func (c *Cluster) Abort(what string, err error) {
+	fmt.Fprintf(os.Stderr, "%s: %v\n", what, err)
+	c.Stop()
+	os.Exit(1)
 }
 
 // ErrNotOurs is Restart's error for a server named by PGREST_TEST_DSN,

@@ -15,9 +15,7 @@ var pg *Cluster
 
 func TestMain(m *testing.M) {
 	pg = MustStart()
-	code := m.Run()
-	pg.Stop()
-	os.Exit(code)
+	pg.Run(m)
 }
 
 func TestTheServerIsPostgreSQL14OrLater(t *testing.T) {

@@ -22,7 +22,7 @@ const jwtSecret = "pgrest-read-tests-secret-long-enough-0123456789ab"
 // TestMain loads fixtures.ReadSQL into a fresh database of a throwaway
 // cluster and runs the tests.
 func TestMain(m *testing.M) {
-	db = pgresttest.MustSetUp("pgrest_read", pgresttest.SQL("read.sql", fixtures.ReadSQL))
+	db = pgresttest.MustSetUp("pgrest_read", pgresttest.ReadFixture)
 	db.Run(m)
 }
 

@@ -30,3 +30,12 @@ func startSpecServer(t testing.TB, lines ...string) *server {
 	base := []string{"db_uri " + specDB.appDSN(t), "db_schemas test"}
 	return startServer(t, append(base, lines...)...)
 }
+
+// startSpecRollbackServer is startSpecServer ending every transaction in a
+// rollback unless Prefer: tx=commit asks otherwise, as PostgREST's spec
+// runs (baseCfg's db-tx-end rollback-allow-override): the spec's writes
+// leave PostgREST's tables as they were.
+func startSpecRollbackServer(t testing.TB, lines ...string) *server {
+	t.Helper()
+	return startSpecServer(t, append([]string{"db_tx_end rollback-allow-override"}, lines...)...)
+}

@@ -16,8 +16,7 @@ type specRequest struct {
 	// method is GET when empty.
 	method string
 	path   string
-	// header alternates name, value; a name may repeat, as the spec
-	// sends Prefer twice.
+	// header alternates name, value.
 	header []string
 	// reqBody is the request's body.
 	reqBody string
@@ -67,24 +66,6 @@ func runSpecRequests(t *testing.T, s *server, cases []specRequest) {
 	}
 }
 
-// sendSpecRequest sends a request to s, adding each header, so that a
-// name may repeat.
-func sendSpecRequest(t *testing.T, s *server, method, path, body string, header []string) *response {
-	t.Helper()
-	req, err := s.Request(method, path, body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Add(header[i], header[i+1])
-	}
-	res, err := pgresttest.Send(nil, req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
-}
-
 // expectRaw expects the status, the body as bytes and the headers ("" for
 // absent).
 func expectRaw(t *testing.T, res *response, status int, body string, match map[string]string) {
@@ -100,6 +81,31 @@ func expectRaw(t *testing.T, res *response, status int, body string, match map[s
 			t.Errorf("header %s: %q, want %q", n, got, want)
 		}
 	}
+}
+
+// sendSpecRequest sends a request as the spec's request does: a header
+// named twice in header is sent twice (two Prefer headers, say), where
+// Server.Do keeps the last.
+func sendSpecRequest(t *testing.T, s *server, method, path, body string, header []string) *response {
+	t.Helper()
+	req, err := s.Request(method, path, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := map[string]bool{}
+	for i := 0; i+1 < len(header); i += 2 {
+		if named[header[i]] {
+			req.Header.Add(header[i], header[i+1])
+		} else {
+			req.Header.Set(header[i], header[i+1])
+			named[header[i]] = true
+		}
+	}
+	res, err := pgresttest.Send(nil, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
 
 // specJSONType is the Content-Type of the spec's matchContentTypeJson.

@@ -9,7 +9,6 @@ package replicas
 import (
 	"context"
 	"fmt"
-	"os"
 	"testing"
 	"time"
 
@@ -45,12 +44,10 @@ grant execute on function api.in_recovery(), api.in_recovery_immutable(), api.in
 `
 
 func TestMain(m *testing.M) {
-	db = pgresttest.MustSetUp("pgrest_replicas", pgresttest.SQL("read.sql", fixtures.ReadSQL),
+	db = pgresttest.MustSetUp("pgrest_replicas", pgresttest.ReadFixture,
 		pgresttest.SQL("where am I", whereSQL))
 	if err := startReplica(); err != nil {
-		fmt.Fprintln(os.Stderr, "replicas:", err)
-		db.Cluster.Stop()
-		os.Exit(1)
+		db.Abort("replicas", err)
 	}
 	db.Run(m)
 }

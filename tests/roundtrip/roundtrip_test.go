@@ -30,7 +30,7 @@ var superDSN, authDSN string
 
 func TestMain(m *testing.M) {
 	db := pgresttest.MustSetUp("pgrest_roundtrip", pgresttest.Files("testdata/*.sql"))
-	superDSN, authDSN = db.SuperDSN, db.DSNFor("authenticator", "authenticator-password")
+	superDSN, authDSN = db.SuperDSN, db.AuthenticatorDSN()
 	db.Run(m)
 }
 

@@ -20,14 +20,14 @@ var superDSN string
 // signs with.
 const jwtSecret = "pgrest-rpc-tests-secret-long-enough-0123456789"
 
-// TestMain loads the demo schema (roles, api.todos, the login pattern),
-// then testdata/*.sql in name order, into a fresh database of a throwaway
+// TestMain loads the demo schema (api.todos, the login pattern; the roles
+// are SetUp's, demo/roles.sql), then testdata/*.sql in name order, into a fresh database of a throwaway
 // cluster and runs the tests against a server connecting as the
 // authenticator.
 func TestMain(m *testing.M) {
 	db := pgresttest.MustSetUp("pgrest_rpc", pgresttest.Files("../../demo/schema.sql", "testdata/*.sql"))
 	superDSN = db.SuperDSN
-	defaults["db_uri"] = db.DSNFor("authenticator", "authenticator-password")
+	defaults["db_uri"] = db.AuthenticatorDSN()
 	db.Run(m)
 }
 

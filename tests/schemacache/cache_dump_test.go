@@ -19,12 +19,12 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/tests/fixtures"
 	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
 
-// The schema cache's golden dumps: everything schema.Load reads and
+// The schema cache's golden dumps: everything schemacache.Load reads and
 // derives from the fixtures the tests use and from the large schema,
 // written by Cache.Dump. A change to the loader (its queries, how many
 // round trips they take, how relationships are derived) must leave every
@@ -77,7 +77,7 @@ func TestTheCacheIsWhatItWas(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer conn.Close(context.Background())
-			c, err := schema.Load(ctx, conn, fx.schemas)
+			c, err := schemacache.Load(ctx, conn, fx.schemas)
 			if err != nil {
 				t.Fatalf("loading the cache: %v", err)
 			}
@@ -91,7 +91,7 @@ func TestTheCacheIsWhatItWas(t *testing.T) {
 // stableDump is the cache's dump less what differs between two machines
 // made alike: the server's minor version, which checkEnvironmentFacts
 // checks against the server instead.
-func stableDump(t *testing.T, c *schema.Cache) []byte {
+func stableDump(t *testing.T, c *schemacache.Cache) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := c.Dump(&buf); err != nil {
@@ -109,7 +109,7 @@ func stableDump(t *testing.T, c *schema.Cache) []byte {
 
 // checkEnvironmentFacts checks what the golden dumps leave out against the
 // server: its version and the functions' oids.
-func checkEnvironmentFacts(t *testing.T, ctx context.Context, conn *pgx.Conn, c *schema.Cache) {
+func checkEnvironmentFacts(t *testing.T, ctx context.Context, conn *pgx.Conn, c *schemacache.Cache) {
 	t.Helper()
 	var version string
 	if err := conn.QueryRow(ctx, `select current_setting('server_version_num')`).Scan(&version); err != nil {

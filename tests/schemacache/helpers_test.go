@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
 
 // summary renders a relationship on one line, for comparing with what
@@ -16,17 +16,17 @@ import (
 //
 // Names are unqualified when in schema api; flags follow in brackets:
 // self, table-view, foreign-view, parent.
-func summary(r *schema.Relationship) string {
+func summary(r *schemacache.Relationship) string {
 	var b strings.Builder
-	card := map[schema.Cardinality]string{
-		schema.M2O: "M2O", schema.O2M: "O2M", schema.O2O: "O2O", schema.M2M: "M2M", schema.Computed: "computed",
+	card := map[schemacache.Cardinality]string{
+		schemacache.M2O: "M2O", schemacache.O2M: "O2M", schemacache.O2O: "O2O", schemacache.M2M: "M2M", schemacache.Computed: "computed",
 	}[r.Cardinality]
 	fmt.Fprintf(&b, "%s %s -> %s", card, short(r.Table), short(r.ForeignTable))
 	switch r.Cardinality {
-	case schema.M2M:
+	case schemacache.M2M:
 		j := r.Junction
 		fmt.Fprintf(&b, " via %s %s %s %s %s", short(j.Table), j.Constraint1, pairs(j.SourceColumns), j.Constraint2, pairs(j.TargetColumns))
-	case schema.Computed:
+	case schemacache.Computed:
 		fmt.Fprintf(&b, " %s", r.Function.Name)
 		if r.ToOne() {
 			b.WriteString(" to-one")
@@ -53,7 +53,7 @@ func summary(r *schema.Relationship) string {
 	return b.String()
 }
 
-func short(q schema.QualifiedName) string {
+func short(q schemacache.QualifiedName) string {
 	if q.Schema == "api" {
 		return q.Name
 	}
@@ -68,7 +68,7 @@ func pairs(ps [][2]string) string {
 	return "(" + strings.Join(s, ", ") + ")"
 }
 
-func summaries(rels []*schema.Relationship) []string {
+func summaries(rels []*schemacache.Relationship) []string {
 	out := make([]string, len(rels))
 	for i, r := range rels {
 		out[i] = summary(r)

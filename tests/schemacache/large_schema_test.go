@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/tests/fixtures"
 	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
@@ -64,10 +64,10 @@ func TestTheCacheLoadsALargeSchema(t *testing.T) {
 	defer cancel()
 	conn, writes := connectCounting(t, ctx, pgtest.DSNFor(dsn, authenticator, authenticatorPassword))
 
-	var first *schema.Cache
+	var first *schemacache.Cache
 	for _, load := range []string{"first", "warm"} {
 		before := writes.Load()
-		c, err := schema.Load(ctx, conn, []string{"big"})
+		c, err := schemacache.Load(ctx, conn, []string{"big"})
 		if err != nil {
 			t.Fatalf("the %s load: %v", load, err)
 		}
@@ -88,19 +88,19 @@ func TestTheCacheLoadsALargeSchema(t *testing.T) {
 
 // checkLargeSchema checks that c holds every relation of the large
 // schema and relationships of each kind.
-func checkLargeSchema(t *testing.T, c *schema.Cache) {
+func checkLargeSchema(t *testing.T, c *schemacache.Cache) {
 	t.Helper()
 	relationships := 0
 	for name := range c.Relations["big"] {
 		relationships += len(c.Relationships("big", name))
 	}
-	t.Logf("schema.Load of %d tables, %d foreign keys, %d views: %d relations, %d relationships",
+	t.Logf("schemacache.Load of %d tables, %d foreign keys, %d views: %d relations, %d relationships",
 		largeTables, 2*(largeTables-1), largeViews, len(c.Relations["big"]), relationships)
 	if got := len(c.Relations["big"]); got != largeTables+largeViews {
 		t.Errorf("loaded %d relations, want %d", got, largeTables+largeViews)
 	}
 	// t0500 references t0499 and t0250; t0501, t0999 and t1000 reference it.
-	check := func(from, to string, want schema.Cardinality) {
+	check := func(from, to string, want schemacache.Cardinality) {
 		t.Helper()
 		rels := c.FindRelationships("big", from, to, "")
 		if len(rels) != 1 || rels[0].Cardinality != want {
@@ -111,11 +111,11 @@ func checkLargeSchema(t *testing.T, c *schema.Cache) {
 			t.Errorf("%s -> %s: found %q, want one %s", from, to, got, want)
 		}
 	}
-	check("t0500", "t0499", schema.M2O)
-	check("t0500", "t0250", schema.M2O)
-	check("t0500", "t0501", schema.O2M)
-	check("t0500", "t0999", schema.O2M)
-	check("v001", "t0004", schema.M2O) // v001 shows t0005, which references t0004
-	check("v004", "t0014", schema.M2O) // v004 shows v003, which shows t0015
-	check("t0006", "v001", schema.M2O) // t0006 references t0005, which v001 shows
+	check("t0500", "t0499", schemacache.M2O)
+	check("t0500", "t0250", schemacache.M2O)
+	check("t0500", "t0501", schemacache.O2M)
+	check("t0500", "t0999", schemacache.O2M)
+	check("v001", "t0004", schemacache.M2O) // v001 shows t0005, which references t0004
+	check("v004", "t0014", schemacache.M2O) // v004 shows v003, which shows t0015
+	check("t0006", "v001", schemacache.M2O) // t0006 references t0005, which v001 shows
 }

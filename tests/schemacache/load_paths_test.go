@@ -11,7 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/pgrest/caddy-pgrest/executor"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
 
@@ -61,7 +61,7 @@ func TestTheCacheLoadsInOneRoundTrip(t *testing.T) {
 	conn, writes := connectCounting(t, ctx, pgtest.DSNFor(fixtureDSN, authenticator, authenticatorPassword))
 	for round := 1; round <= 2; round++ {
 		before := writes.Load()
-		c, err := schema.Load(ctx, conn, []string{"api"})
+		c, err := schemacache.Load(ctx, conn, []string{"api"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -94,7 +94,7 @@ func TestTheCacheLoadsThroughEveryKindOfConnection(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := schema.Load(ctx, pc, []string{"api"})
+		c, err := schemacache.Load(ctx, pc, []string{"api"})
 		if err != nil {
 			t.Fatalf("round %d through a pool connection: %v", round, err)
 		}
@@ -104,7 +104,7 @@ func TestTheCacheLoadsThroughEveryKindOfConnection(t *testing.T) {
 		}
 		pc.Release()
 	}
-	c, err := schema.Load(ctx, pool, []string{"api"})
+	c, err := schemacache.Load(ctx, pool, []string{"api"})
 	if err != nil {
 		t.Fatalf("through the pool: %v", err)
 	}
@@ -116,7 +116,7 @@ func TestTheCacheLoadsThroughEveryKindOfConnection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err = schema.Load(ctx, tx, []string{"api"})
+	c, err = schemacache.Load(ctx, tx, []string{"api"})
 	if err != nil {
 		t.Fatalf("inside a transaction: %v", err)
 	}
@@ -147,7 +147,7 @@ func TestTheCacheLoadsThroughEveryKindOfConnection(t *testing.T) {
 	}
 	defer bouncerPool.Close()
 	for round := 1; round <= 3; round++ {
-		c, err := schema.Load(ctx, bouncerPool, []string{"api"})
+		c, err := schemacache.Load(ctx, bouncerPool, []string{"api"})
 		if err != nil {
 			t.Fatalf("round %d through PgBouncer: %v", round, err)
 		}
@@ -169,7 +169,7 @@ func TestAFailedLoadLeavesTheConnectionUsable(t *testing.T) {
 	if _, err := conn.Exec(ctx, "select pg_sleep(0.01)"); pgtest.SQLState(err) != "57014" {
 		t.Fatalf("the statement timeout does not cancel a statement of 10 ms: %v", err)
 	}
-	if _, err := schema.Load(ctx, conn, []string{"api"}); err == nil {
+	if _, err := schemacache.Load(ctx, conn, []string{"api"}); err == nil {
 		t.Fatal("the load succeeded under a statement timeout of 1 ms")
 	} else if pgtest.SQLState(err) != "57014" {
 		t.Errorf("the load failed with %v, want the statement timeout's 57014", err)
@@ -180,7 +180,7 @@ func TestAFailedLoadLeavesTheConnectionUsable(t *testing.T) {
 	if _, err := conn.Exec(ctx, "reset statement_timeout"); err != nil {
 		t.Fatalf("the connection after the failed load: %v", err)
 	}
-	c, err := schema.Load(ctx, conn, []string{"api"})
+	c, err := schemacache.Load(ctx, conn, []string{"api"})
 	if err != nil {
 		t.Fatalf("loading again: %v", err)
 	}
@@ -188,7 +188,7 @@ func TestAFailedLoadLeavesTheConnectionUsable(t *testing.T) {
 }
 
 // requireSameCache compares two caches by their dumps.
-func requireSameCache(t *testing.T, got, want *schema.Cache) {
+func requireSameCache(t *testing.T, got, want *schemacache.Cache) {
 	t.Helper()
 	var g, w bytes.Buffer
 	if err := got.Dump(&g); err != nil {

@@ -8,13 +8,12 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"os"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
 
@@ -22,7 +21,7 @@ var (
 	cluster *pgtest.Cluster
 	// fixture is the cache of testdata/fixture.sql, exposing schema api,
 	// loaded from the database at fixtureDSN (a superuser URL).
-	fixture    *schema.Cache
+	fixture    *schemacache.Cache
 	fixtureDSN string
 )
 
@@ -38,32 +37,33 @@ var fixtureSQL string
 
 func TestMain(m *testing.M) {
 	cluster = pgtest.MustStart()
-	code := func() int {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		err := pgtest.ExecSQL(ctx, cluster.SuperuserDSN(), fmt.Sprintf(`
+	if err := setUp(); err != nil {
+		cluster.Abort("schemacache", err)
+	}
+	cluster.Run(m)
+}
+
+// setUp makes the authenticator and loads the fixture's cache, within a
+// minute.
+func setUp() error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	err := pgtest.ExecSQL(ctx, cluster.SuperuserDSN(), fmt.Sprintf(`
 do $$ begin
   if not exists (select from pg_roles where rolname = '%[1]s') then
     create role %[1]s login noinherit password '%[2]s';
   end if;
 end $$`, authenticator, authenticatorPassword))
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "creating the authenticator:", err)
-			return 1
-		}
-		if fixture, err = loadFixture(ctx); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-		return m.Run()
-	}()
-	cluster.Stop()
-	os.Exit(code)
+	if err != nil {
+		return fmt.Errorf("creating the authenticator: %w", err)
+	}
+	fixture, err = loadFixture(ctx)
+	return err
 }
 
 // loadFixture makes the fixture database, which lives until the cluster
 // stops, and loads its cache.
-func loadFixture(ctx context.Context) (*schema.Cache, error) {
+func loadFixture(ctx context.Context) (*schemacache.Cache, error) {
 	dsn, err := cluster.NewDatabase(ctx, "pgrest_schemacache")
 	if err != nil {
 		return nil, err
@@ -77,7 +77,7 @@ func loadFixture(ctx context.Context) (*schema.Cache, error) {
 		return nil, err
 	}
 	defer conn.Close(context.Background())
-	c, err := schema.Load(ctx, conn, []string{"api"})
+	c, err := schemacache.Load(ctx, conn, []string{"api"})
 	if err != nil {
 		return nil, fmt.Errorf("loading the fixture's schema cache: %w", err)
 	}

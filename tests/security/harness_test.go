@@ -91,7 +91,7 @@ func startServer(t testing.TB, lines ...string) *pgresttest.Server {
 // serverDirs are the subdirectives of startServer's pgrest.
 func serverDirs() map[string]string {
 	return map[string]string{
-		"db_uri":                db.DSNFor("authenticator", "authenticator-password"),
+		"db_uri":                db.AuthenticatorDSN(),
 		"db_schemas":            "api",
 		"db_anon_role":          "web_anon",
 		"jwt_secret":            secret,

@@ -13,7 +13,7 @@ import (
 func startOneConnection(t *testing.T) *pgresttest.Server {
 	t.Helper()
 	return pgresttest.Start(t, map[string]string{
-		"db_uri":       db.DSNFor("authenticator", "authenticator-password"),
+		"db_uri":       db.AuthenticatorDSN(),
 		"db_schemas":   "api",
 		"db_anon_role": "web_anon",
 		"jwt_secret":   secret,

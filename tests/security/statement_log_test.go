@@ -41,7 +41,7 @@ func TestStatementLoggingKeepsClaimsAndAppSettingsOutOfTheLogWhenTold(t *testing
 	serveAndCall := func(t *testing.T, tag string) string {
 		caddyLog := filepath.Join(t.TempDir(), "caddy.log")
 		s, _, err := pgresttest.Serve(map[string]string{
-			"db_uri":       db.DSNFor("authenticator", "authenticator-password"),
+			"db_uri":       db.AuthenticatorDSN(),
 			"db_schemas":   "api",
 			"db_anon_role": "web_anon",
 			"jwt_secret":   secret,

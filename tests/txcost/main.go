@@ -38,28 +38,29 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/pgrest/caddy-pgrest/tests/executorsql"
 	"github.com/pgrest/caddy-pgrest/tests/fixtures"
 	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
 )
 
-const (
-	// settingsSQL is executor/settings.go's statement for a request
-	// without app settings; settingsJSONSQL the one pgrest sent before,
-	// which read app settings from a JSON object even when there were
-	// none.
-	settingsSQL = `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true), ` +
-		`set_config('request.method', $3, true), set_config('request.path', $4, true), ` +
-		`set_config('request.headers', $5, true), set_config('request.cookies', $6, true), ` +
-		`set_config('search_path', $7, true), ` +
-		`set_config('response.headers', '', true), set_config('response.status', '', true)`
+// settingsSQL and beginReadOnly are the executor's (read from its source:
+// executorsql): settingsSQL the settings statement of a request without
+// app settings; settingsJSONSQL the one pgrest sent before, which read app
+// settings from a JSON object even when there were none.
+var (
+	executorSQL     = executorsql.MustLoad()
+	settingsSQL     = executorSQL.Settings
 	settingsJSONSQL = settingsSQL + `, (select count(set_config(s.key, s.value, true)) from json_each_text($8::json) s)`
 	settingsTwoSQL  = settingsSQL + `, set_config($8, $9, true), set_config($10, $11, true)`
-	mainSQL         = `with pgrst_source as (select "items".* from "api"."items" as "items" where "items"."id" = $1) ` +
+	beginReadOnly   = executorSQL.BeginReadOnly
+)
+
+const (
+	mainSQL = `with pgrst_source as (select "items".* from "api"."items" as "items" where "items"."id" = $1) ` +
 		`select null::bigint as total_result_set, pg_catalog.count(_pgrst_t) as page_total, ` +
 		`coalesce(pg_catalog.json_agg(_pgrst_t), '[]')::text as body, ` +
 		`nullif(pg_catalog.current_setting('response.headers', true), '') as response_headers, ` +
 		`nullif(pg_catalog.current_setting('response.status', true), '') as response_status from pgrst_source _pgrst_t`
-	beginReadOnly = "BEGIN ISOLATION LEVEL READ COMMITTED READ ONLY"
 )
 
 var fixture = fixtures.Roles(fixtures.AuthenticatorPassword) + `

@@ -23,25 +23,22 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
-	"github.com/pgrest/caddy-pgrest/tests/fixtures"
+	"github.com/pgrest/caddy-pgrest/tests/executorsql"
 	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
 )
 
-const (
-	authenticatorPassword = "authenticator-password"
-	jwtSecret             = "pgrest-wire-test-secret-0123456789abcdefghijklmn"
+const jwtSecret = "pgrest-wire-test-secret-0123456789abcdefghijklmn"
 
-	// The statements pgrest sends around every read, as PostgreSQL sees
-	// them (executor/runner.go, executor/settings.go).
-	beginReadOnly = "BEGIN ISOLATION LEVEL READ COMMITTED READ ONLY"
-	settingsSQL   = `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true), ` +
-		`set_config('request.method', $3, true), set_config('request.path', $4, true), ` +
-		`set_config('request.headers', $5, true), set_config('request.cookies', $6, true), ` +
-		`set_config('search_path', $7, true), ` +
-		`set_config('response.headers', '', true), set_config('response.status', '', true)`
+// The statements pgrest sends around every read, as the executor's
+// source has them (executor/runner.go, executor/settings.go).
+var (
+	executorSQL   = executorsql.MustLoad()
+	beginReadOnly = executorSQL.BeginReadOnly
+	settingsSQL   = executorSQL.Settings
 )
 
-var fixture = fixtures.Roles(authenticatorPassword) + `
+// fixture is served by the tests; the roles are pgresttest.SetUp's.
+var fixture = `
 create schema api;
 grant usage on schema api to web_anon, webuser;
 create table api.items (id int primary key, name text not null);
@@ -71,7 +68,7 @@ func TestMain(m *testing.M) {
 // statement and COMMIT on the connection, and no read of api.items.
 func startThroughRecorder(t *testing.T, lines ...string) (*pgresttest.Server, *recorder) {
 	t.Helper()
-	u, err := url.Parse(db.DSNFor("authenticator", authenticatorPassword))
+	u, err := url.Parse(db.AuthenticatorDSN())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,17 +110,9 @@ func requestMessages(t *testing.T, s *pgresttest.Server, rec *recorder, path str
 }
 
 // resetStatements are the statements that reset the session after each
-// transaction, in the order pgrest sends them (see executor's
-// session_reset.go), and reset is the messages of their Bind and Execute.
-var resetStatements = []string{
-	"CLOSE ALL",
-	"SET SESSION AUTHORIZATION DEFAULT",
-	"RESET ALL",
-	"UNLISTEN *",
-	"SELECT pg_catalog.pg_advisory_unlock_all()",
-	"DISCARD TEMP",
-	"DISCARD SEQUENCES",
-}
+// transaction, in the order pgrest sends them (executor/session_reset.go),
+// and reset is the messages of their Bind and Execute.
+var resetStatements = executorSQL.SessionReset
 
 var reset = strings.Repeat("BE", len(resetStatements))
 

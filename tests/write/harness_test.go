@@ -30,7 +30,7 @@ const jwtSecret = "pgrest-write-tests-secret-long-enough-0123456789"
 // throwaway cluster and runs the tests.
 func TestMain(m *testing.M) {
 	db := pgresttest.MustSetUp("pgrest_write", pgresttest.Files("testdata/*.sql"))
-	superDSN, authDSN = db.SuperDSN, db.DSNFor("authenticator", "authenticator-password")
+	superDSN, authDSN = db.SuperDSN, db.AuthenticatorDSN()
 	db.Run(m)
 }
 

@@ -1,9 +1,7 @@
--- The browser tests' database: an authenticator, an anonymous role and a
--- user role, and one table the page reads and writes from another origin.
-create role authenticator login noinherit password 'authenticator-password';
-create role web_anon nologin;
-create role webuser nologin;
-grant web_anon, webuser to authenticator;
+-- The browser tests' database: one table the page reads and writes from
+-- another origin. The roles (an authenticator, the anonymous web_anon and
+-- the user role webuser) are demo/roles.sql's, which pgresttest.SetUp
+-- loads first.
 
 create schema api;
 grant usage on schema api to web_anon, webuser;

@@ -6,11 +6,12 @@
 //
 // There are two suites:
 //
-//	client   tests/client: postgrest-js 1.x on Node 20 or newer, pgrest at
-//	         the site's root
-//	client2  tests/client2: the current postgrest-js and supabase-js 2.x on
-//	         Node 22 or newer (`npx -p node@22` when the node in PATH is
-//	         older), pgrest under /rest/v1 as Supabase lays it out
+//	client      tests/client: postgrest-js 1.x on Node 20 or newer, pgrest
+//	            at the site's root
+//	supabasejs  tests/supabasejs: supabase-js 2.x and the current
+//	            postgrest-js on Node 22 or newer (`npx -p node@22` when
+//	            the node in PATH is older), pgrest under /rest/v1 as
+//	            Supabase lays it out
 //
 // PGREST_CLIENT_SUITE names the suite (default client); test files named
 // as arguments pick theirs. Run it from the module root (make test-client
@@ -19,13 +20,13 @@
 //	go run ./tests/client/server                        # every tests/client/*.test.mjs
 //	go run ./tests/client/server tests/client/rpc.test.mjs
 //	go run ./tests/client/server --test-reporter=spec   # more arguments for node --test
-//	PGREST_CLIENT_SUITE=client2 go run ./tests/client/server
+//	PGREST_CLIENT_SUITE=supabasejs go run ./tests/client/server
 //
 // Arguments go to node --test; when none of them names a file, every
 // *.test.mjs of the suite's folder runs. The tests get the environment
 //
 //	PGREST_URL          pgrest's base URL (http://127.0.0.1:<port>, then
-//	                    /rest/v1 for client2)
+//	                    /rest/v1 for supabasejs)
 //	PGREST_SUPABASE_URL the site's URL, for supabase-js's createClient
 //	PGREST_JWT_SECRET   the HS256 secret the server verifies tokens with
 //	PGREST_USER_TOKEN   a token signed with it for the role webuser (sub "client-suite")
@@ -83,8 +84,8 @@ type suite struct {
 }
 
 var suites = map[string]suite{
-	"client":  {dir: clientDir, nodeMajor: 20},
-	"client2": {dir: "tests/client2", mount: "/rest/v1", nodeMajor: 22},
+	"client":     {dir: clientDir, nodeMajor: 20},
+	"supabasejs": {dir: "tests/supabasejs", mount: "/rest/v1", nodeMajor: 22},
 }
 
 // pickSuite is the suite of the test files in args, else the one
@@ -106,7 +107,7 @@ func pickSuite(args []string) (suite, error) {
 	}
 	s, ok := suites[name]
 	if !ok {
-		return suite{}, fmt.Errorf("PGREST_CLIENT_SUITE=%s: no such suite (client, client2)", name)
+		return suite{}, fmt.Errorf("PGREST_CLIENT_SUITE=%s: no such suite (client, supabasejs)", name)
 	}
 	return s, nil
 }

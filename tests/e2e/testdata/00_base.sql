@@ -1,9 +1,6 @@
--- Roles and schemas every end-to-end test shares. The authenticator has no
--- privileges of its own: everything it does, it does as a switched role.
-create role authenticator login noinherit password 'authenticator-password';
-create role web_anon nologin;
-create role webuser nologin;
-grant web_anon, webuser to authenticator;
+-- Schemas every end-to-end test shares. The roles are demo/roles.sql's,
+-- which pgresttest.SetUp loads first: the authenticator has no privileges
+-- of its own, everything it does, it does as a switched role.
 
 create schema api;
 create schema private;

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/pgrest/caddy-pgrest/executor"
-	"github.com/pgrest/caddy-pgrest/executor/schema"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/tests/fixtures"
 	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
@@ -30,7 +30,7 @@ func TestSchemaLoadSurvivesDroppedStatements(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := schema.Load(ctx, conn, []string{"api"})
+		c, err := schemacache.Load(ctx, conn, []string{"api"})
 		if err == nil {
 			if _, ok := c.Relation("api", "items"); !ok {
 				t.Errorf("round %d: the cache has no api.items", round)

@@ -19,7 +19,7 @@ import (
 var db *pgresttest.DB
 
 func TestMain(m *testing.M) {
-	db = pgresttest.MustSetUp("pgrest_faults_reload", pgresttest.SQL("read.sql", fixtures.ReadSQL))
+	db = pgresttest.MustSetUp("pgrest_faults_reload", pgresttest.ReadFixture)
 	db.Run(m)
 }
 

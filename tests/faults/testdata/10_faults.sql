@@ -1,10 +1,7 @@
--- Fixture of the fault-injection tests: the authenticator, an anonymous
--- role, a table the write load fills and a function that holds a
--- connection.
-
-create role authenticator login noinherit password 'authenticator-password';
-create role web_anon nologin;
-grant web_anon to authenticator;
+-- Fixture of the fault-injection tests: a table the write load fills and a
+-- function that holds a connection. The roles (the authenticator and the
+-- anonymous web_anon) are demo/roles.sql's, which pgresttest.SetUp loads
+-- first.
 
 create schema api;
 grant usage on schema api to web_anon;

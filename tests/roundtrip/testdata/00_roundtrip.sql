@@ -1,17 +1,5 @@
 -- The round trip fixture: a table to write and functions that write it.
--- Roles are cluster-wide: made only when absent.
-do $$
-begin
-  if not exists (select from pg_roles where rolname = 'authenticator') then
-    create role authenticator login noinherit;
-  end if;
-  if not exists (select from pg_roles where rolname = 'web_anon') then
-    create role web_anon nologin;
-  end if;
-end
-$$;
-alter role authenticator password 'authenticator-password';
-grant web_anon to authenticator;
+-- The roles are demo/roles.sql's, which pgresttest.SetUp loads first.
 
 create schema api;
 grant usage on schema api to web_anon;

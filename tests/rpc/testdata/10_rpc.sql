@@ -1,8 +1,8 @@
--- Fixture of the function-call tests (tests/rpc). TestMain loads
--- demo/schema.sql first: its roles (authenticator, web_anon, webuser), the
--- exposed schema api with todos and announcements, and the login pattern
--- (basic_auth.users, basic_auth.sign, api.login). This file adds the
--- database's token secret, the authenticator's password, and functions of
+-- Fixture of the function-call tests (tests/rpc). TestMain loads the roles
+-- (authenticator, web_anon, webuser: demo/roles.sql) and demo/schema.sql
+-- first: the exposed schema api with todos and announcements, and the login
+-- pattern (basic_auth.users, basic_auth.sign, api.login). This file adds the
+-- database's token secret and functions of
 -- every kind PostgREST v12 calls at /rpc/<name>, over a table of books and
 -- the shelves they stand on (for embedding).
 --
@@ -16,9 +16,6 @@ begin
                  'pgrest-rpc-tests-secret-long-enough-0123456789');
 end
 $$;
-
--- Roles are cluster-wide: the other test packages use the same password.
-alter role authenticator password 'authenticator-password';
 
 -- Data -------------------------------------------------------------------
 
@@ -108,7 +105,8 @@ create function api.whole_body(json) returns json
 language sql immutable
 as $$ select $1 $$;
 
--- A single named jsonb parameter, for Prefer: params=single-object.
+-- A single named jsonb parameter: Prefer: params=single-object (removed in
+-- PostgREST 13) does not pass it the whole body.
 create function api.single_object(payload jsonb) returns jsonb
 language sql immutable
 as $$ select jsonb_build_object('got', payload) $$;

@@ -5,27 +5,18 @@
 -- TestMain adds what depends on the run: the database's app.jwt_secret (a
 -- random value) and the tripwire's connection string (private.trip).
 --
--- Roles are cluster-wide: they are made only when absent, so a server
+-- The roles authenticator, web_anon and webuser are demo/roles.sql's,
+-- which pgresttest.SetUp loads first. The tripwire is this fixture's own;
+-- roles are cluster-wide, so it is made only when absent and a server
 -- shared through PGREST_TEST_DSN keeps working.
 do $$
 begin
-  if not exists (select from pg_roles where rolname = 'authenticator') then
-    create role authenticator login noinherit;
-  end if;
-  if not exists (select from pg_roles where rolname = 'web_anon') then
-    create role web_anon nologin;
-  end if;
-  if not exists (select from pg_roles where rolname = 'webuser') then
-    create role webuser nologin;
-  end if;
   if not exists (select from pg_roles where rolname = 'pgrest_tripwire') then
     create role pgrest_tripwire login;
   end if;
 end
 $$;
-alter role authenticator password 'authenticator-password';
 alter role pgrest_tripwire password 'pgrest-tripwire-password';
-grant web_anon, webuser to authenticator;
 
 create schema api;
 create schema private;

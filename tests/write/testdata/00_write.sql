@@ -2,28 +2,17 @@
 -- empties the tables, restarts their identities and sequences and loads the
 -- seed rows below, so ids and codes are known in advance.
 --
--- Roles are cluster-wide: they are made only when absent, so a server
--- shared through PGREST_TEST_DSN keeps working. The authenticator has no
--- privileges of its own; web_anon and webuser get what each table says.
+-- The roles are demo/roles.sql's, which pgresttest.SetUp loads first. The
+-- authenticator has no privileges of its own; web_anon and webuser get what
+-- each table says.
 do $$
 begin
-  if not exists (select from pg_roles where rolname = 'authenticator') then
-    create role authenticator login noinherit;
-  end if;
-  if not exists (select from pg_roles where rolname = 'web_anon') then
-    create role web_anon nologin;
-  end if;
-  if not exists (select from pg_roles where rolname = 'webuser') then
-    create role webuser nologin;
-  end if;
   -- Constraint errors carry the failing row in their details: fix how
   -- timestamps print, so the details can be compared exactly.
   execute format('alter database %I set timezone to %L', current_database(), 'UTC');
   execute format('alter database %I set datestyle to %L', current_database(), 'ISO, MDY');
 end
 $$;
-alter role authenticator password 'authenticator-password';
-grant web_anon, webuser to authenticator;
 
 create schema api;
 create schema private;

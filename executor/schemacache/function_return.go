@@ -1,4 +1,4 @@
-package schema
+package schemacache
 
 // returnBaseTypeSQL is the functions query's return type, followed through
 // domains to the type underneath, as PostgREST resolves it: a function

@@ -1,6 +1,6 @@
-// Shared by the client2 tests: the current postgrest-js and supabase-js
+// Shared by the supabasejs tests: the current postgrest-js and supabase-js
 // (2.x) against the server tests/client/server started with
-// PGREST_CLIENT_SUITE=client2, which mounts pgrest under /rest/v1 as
+// PGREST_CLIENT_SUITE=supabasejs, which mounts pgrest under /rest/v1 as
 // Supabase does. The data is the client suite's (tests/fixtures/read.sql
 // and tests/client/fixture.sql).
 //
@@ -13,7 +13,7 @@ import { createClient } from '@supabase/supabase-js'
 
 const need = (name) => {
   const v = process.env[name]
-  assert.ok(v, `${name} is not set: run the suite with \`make test-client\` or \`PGREST_CLIENT_SUITE=client2 go run ./tests/client/server\``)
+  assert.ok(v, `${name} is not set: run the suite with \`make test-client\` or \`PGREST_CLIENT_SUITE=supabasejs go run ./tests/client/server\``)
   return v
 }
 

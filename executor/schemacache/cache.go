@@ -1,9 +1,13 @@
-// Package schema is pgrest's schema cache: what the exposed schemas hold
-// (relations, columns, keys, functions, the relationships resource embedding
-// follows), read from the PostgreSQL catalog once and kept as an immutable
-// value. A reload builds a new Cache and the executor swaps it in atomically;
+// Package schemacache is pgrest's schema cache: it queries the database for
+// what the exposed schemas hold (relations, columns, keys, functions, the
+// relationships resource embedding follows, media handlers, data
+// representations, role settings) and keeps the answer as an immutable
+// value. Load sends those catalog queries, as the authenticator, in one
+// round trip (load.go, pipeline.go); Build turns rows already read (a
+// Catalog) into a Cache, which is how tests make one without a database.
+// A reload builds a new Cache and the executor swaps it in atomically;
 // nothing here is ever mutated after Load (or Build) returns.
-package schema
+package schemacache
 
 // Cache is one snapshot of the exposed schemas.
 type Cache struct {
