@@ -2,6 +2,7 @@ package read
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
@@ -28,6 +29,9 @@ type specRequest struct {
 	// names a status alone.
 	anyBody bool
 	match   map[string]string
+	// contains holds headers that must hold the value, as the spec's
+	// matchHeaderValuePresent.
+	contains map[string]string
 }
 
 // runSpecRequests sends each case to s as a subtest.
@@ -44,6 +48,11 @@ func runSpecRequests(t *testing.T, s *server, cases []specRequest) {
 				status = http.StatusOK
 			}
 			res := sendSpecRequest(t, s, method, c.path, c.reqBody, c.header)
+			for n, want := range c.contains {
+				if got := res.Header.Get(n); !strings.Contains(got, want) {
+					t.Errorf("header %s: %q, want it to hold %q", n, got, want)
+				}
+			}
 			if c.anyBody {
 				expectRaw(t, res, status, string(res.Body), c.match)
 				return
