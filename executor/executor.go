@@ -171,8 +171,10 @@ func (e *Executor) Serve(w http.ResponseWriter, r *http.Request, id jwtauth.Iden
 	return outcome
 }
 
-// handle routes the parsed request to its action.
-func (e *Executor) handle(r *http.Request, req *apirequest.Request, cache *schemacache.Cache, id jwtauth.Identity) (*output, error) {
+// handle routes the parsed request to its action, which runs its main
+// statement as run says.
+func (e *Executor) handle(r *http.Request, req *apirequest.Request, cache *schemacache.Cache, id jwtauth.Identity,
+	run mainRun) (*output, error) {
 	switch req.Action {
 	case apirequest.ActionInfo:
 		return e.options(req, cache)
@@ -185,11 +187,11 @@ func (e *Executor) handle(r *http.Request, req *apirequest.Request, cache *schem
 		}
 		return e.inspect(r, req, cache, id)
 	case apirequest.ActionRead:
-		return e.read(r, req, cache, id)
+		return e.read(r, req, cache, id, run)
 	case apirequest.ActionInvoke:
-		return e.invoke(r, req, cache, id)
+		return e.invoke(r, req, cache, id, run)
 	default:
-		return e.write(r, req, cache, id)
+		return e.write(r, req, cache, id, run)
 	}
 }
 

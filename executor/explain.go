@@ -2,7 +2,6 @@ package executor
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"net/http"
 
@@ -19,33 +18,12 @@ import (
 // media type the plan is for, up to its transaction: there the main
 // statement is wrapped in EXPLAIN, the transaction always rolls back (even
 // with analyze, which runs the statement), and the plan is the response.
-// The plan travels in the request's context from handleOrExplain to
-// transactWith, so the actions need no plan code of their own. Analyze is
-// for the roles of db_plan_analyze_roles only, refused before anything
-// reaches the database (apirequest.CheckPlanAnalyze says why).
-
-// planKey is the context key of the plan a request asks for.
-type planKey struct{}
-
-// planRequest is a request's plan and the Accept header the client sent,
-// which the action sees replaced by the plan's For.
-type planRequest struct {
-	plan   apirequest.Plan
-	accept string
-}
-
-// planOf is the plan the request of ctx asks for, if any.
-func planOf(ctx context.Context) (planRequest, bool) {
-	p, ok := ctx.Value(planKey{}).(planRequest)
-	return p, ok
-}
-
-// planAnswer carries the plan response from transactWith past the
-// action's own reading of its result: it is returned as an error so that
-// every action passes it on unread.
-type planAnswer struct{ out *output }
-
-func (*planAnswer) Error() string { return "execution plan answered" }
+// The plan is a field of what the dispatch hands the action (mainRun),
+// which the action passes to transactWith in its txOptions; the output
+// transactWith returns is then the plan, marked explained, which the
+// action passes on unshaped. Analyze is for the roles of
+// db_plan_analyze_roles only, refused before anything reaches the database
+// (apirequest.CheckPlanAnalyze says why).
 
 // planForMedia are the representations a plan's for= may name: the
 // builtin ones of a statement's result.
@@ -56,7 +34,7 @@ var planForMedia = []apirequest.MediaType{apirequest.MediaJSON, apirequest.Media
 func (e *Executor) handleOrExplain(r *http.Request, req *apirequest.Request, cache *schemacache.Cache, id jwtauth.Identity) (*output, error) {
 	switch req.Action {
 	case apirequest.ActionInfo, apirequest.ActionInspect:
-		return e.handle(r, req, cache, id)
+		return e.handle(r, req, cache, id, mainRun{})
 	}
 	accept := r.Header.Get("Accept")
 	p, ok, aerr := apirequest.NegotiatePlan(accept, planForMedia, e.cfg.PlanEnabled, cache.HasMediaHandler)
@@ -64,18 +42,14 @@ func (e *Executor) handleOrExplain(r *http.Request, req *apirequest.Request, cac
 		return nil, aerr
 	}
 	if !ok {
-		return e.handle(r, req, cache, id)
+		return e.handle(r, req, cache, id, mainRun{})
 	}
 	if aerr := apirequest.CheckPlanAnalyze(p, id.Role, e.cfg.PlanAnalyzeRoles); aerr != nil {
 		return nil, aerr
 	}
-	pr := r.Clone(context.WithValue(r.Context(), planKey{}, planRequest{plan: p, accept: accept}))
+	pr := r.Clone(r.Context())
 	pr.Header.Set("Accept", p.For)
-	_, err := e.handle(pr, req, cache, id)
-	var answer *planAnswer
-	if errors.As(err, &answer) {
-		return answer.out, nil
-	}
+	out, err := e.handle(pr, req, cache, id, mainRun{explain: &p, sentAccept: accept, acceptReplaced: true})
 	var refused *apierr.Error
 	if errors.As(err, &refused) && refused.Code == "PGRST107" {
 		// The handler of For serves other relations: the 406 names what
@@ -86,20 +60,22 @@ func (e *Executor) handleOrExplain(r *http.Request, req *apirequest.Request, cac
 	if err != nil {
 		return nil, err
 	}
-	// Every action ends in transactWith; one that answered without it
-	// has no statement to explain.
-	return nil, apierr.Internal("no statement to explain")
+	if !out.explained {
+		// Every action ends in transactWith; one that answered without
+		// it has no statement to explain.
+		return nil, apierr.Internal("no statement to explain")
+	}
+	return out, nil
 }
 
 // explainTransaction runs main's EXPLAIN in the request's transaction, as
-// transactWith would run main, and rolls back. SQL sees the request's
-// headers as the client sent them (request.headers).
+// transactWith would run main, and rolls back. The output is the plan,
+// marked explained. SQL sees the request's headers as the client sent
+// them (request.headers).
 func (e *Executor) explainTransaction(r *http.Request, req *apirequest.Request, cache *schemacache.Cache, id jwtauth.Identity,
-	main sqlgen.Statement, opts txOptions, pr planRequest) error {
-	p := pr.plan
-	sent := r.Clone(r.Context())
-	sent.Header.Set("Accept", pr.accept)
-	statements := []sqlgen.Statement{e.settingsStatement(sent, id, req.Schema, e.legacyClaims(cache),
+	main sqlgen.Statement, opts txOptions) (*output, error) {
+	p := *opts.run.explain
+	statements := []sqlgen.Statement{e.settingsStatement(opts.run.asSent(r), id, req.Schema, e.legacyClaims(cache),
 		cache.RoleSettings[id.Role], opts.settings)}
 	if !e.preRequest.SQL.IsEmpty() {
 		statements = append(statements, e.preRequest)
@@ -108,13 +84,13 @@ func (e *Executor) explainTransaction(r *http.Request, req *apirequest.Request, 
 	spec := &txSpec{readOnly: opts.readOnly, statements: statements, role: id.Role, decided: true, commit: false}
 	results, err := e.runRouted(r.Context(), e.mayReadFromReplica(r, req, opts), spec, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	out := &output{status: http.StatusOK, contentType: p.ContentType(), body: planBody(results[len(results)-1])}
+	out := &output{status: http.StatusOK, contentType: p.ContentType(), body: planBody(results[len(results)-1]), explained: true}
 	if r.Method == http.MethodHead {
 		out.noBody = true
 	}
-	return &planAnswer{out: out}
+	return out, nil
 }
 
 // planBody is EXPLAIN's output: the one JSON value, or the lines of text.

@@ -15,7 +15,8 @@ import (
 // invoke answers GET, HEAD and POST on /rpc/<function>. Rows a function
 // returns take the read language (select, filters, order, limit, embeds,
 // counts) as a table's do.
-func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schemacache.Cache, id jwtauth.Identity) (*output, error) {
+func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schemacache.Cache, id jwtauth.Identity,
+	run mainRun) (*output, error) {
 	isPost := req.Method == http.MethodPost
 	parse := req.ParseRPCQuery
 	if isPost {
@@ -40,9 +41,10 @@ func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schem
 		checks = pageChecks{maxAffectedCheck(*prefs.MaxAffected)}
 	}
 	if fn.Returns.Shape == schemacache.ReturnsComposite {
-		out, err := e.invokeRows(r, req, cache, id, q, fn, call, readOnly, checks)
-		if err != nil {
-			return nil, err
+		out, err := e.invokeRows(r, req, cache, id, q, fn, call, txOptions{readOnly: readOnly, checks: checks,
+			settings: e.hoisted(fn.Settings), volatile: fn.Volatility == 'v', run: run})
+		if err != nil || out.explained {
+			return out, err
 		}
 		out.preferenceApplied = e.appliedCallPreferences(prefs)
 		return out, nil
@@ -70,9 +72,9 @@ func (e *Executor) invoke(r *http.Request, req *apirequest.Request, cache *schem
 	// A call that writes checks its result in SQL, to roll back there.
 	call.RecordPageTotal = !readOnly && len(checks) > 0
 	out, _, err := e.transactWith(r, req, cache, id, sqlgen.CallFunction(*call),
-		txOptions{readOnly: readOnly, checks: checks, settings: e.hoisted(fn.Settings), volatile: fn.Volatility == 'v'})
-	if err != nil {
-		return nil, err
+		txOptions{readOnly: readOnly, checks: checks, settings: e.hoisted(fn.Settings), volatile: fn.Volatility == 'v', run: run})
+	if err != nil || out.explained {
+		return out, err
 	}
 	if !fn.Returns.Set && countsCall(prefs.Count) {
 		// One value counts as one, as PostgREST counts the call's row.
@@ -131,7 +133,7 @@ func (e *Executor) appliedCallPreferences(p apirequest.Preferences) []string {
 // rows are those of the table the function returns, when it returns one
 // (so they embed like the table's), else of an anonymous row type.
 func (e *Executor) invokeRows(r *http.Request, req *apirequest.Request, cache *schemacache.Cache, id jwtauth.Identity,
-	q *apirequest.Query, fn *schemacache.Function, call *plan.Call, readOnly bool, checks pageChecks) (*output, error) {
+	q *apirequest.Query, fn *schemacache.Function, call *plan.Call, opts txOptions) (*output, error) {
 	// A call's rows are counted exactly for count=exact and estimated and
 	// not at all for planned, as PostgREST counts them.
 	counted := *req
@@ -148,14 +150,13 @@ func (e *Executor) invokeRows(r *http.Request, req *apirequest.Request, cache *s
 	if aerr != nil {
 		return nil, aerr
 	}
-	opts := e.readOptions(req, rep)
+	readOpts := e.readOptions(req, rep)
 	// A call that writes checks its result in SQL, to roll back there.
-	opts.RecordPageTotal = !readOnly && len(readChecks(rep, checks)) > 0
-	main, explain := sqlgen.CallRead(*call, p, opts, !fn.Returns.Set)
-	out, err := e.readTransaction(r, req, cache, id, p, rep, main, explain,
-		txOptions{readOnly: readOnly, checks: checks, settings: e.hoisted(fn.Settings), volatile: fn.Volatility == 'v'})
+	readOpts.RecordPageTotal = !opts.readOnly && len(readChecks(rep, opts.checks)) > 0
+	main, explain := sqlgen.CallRead(*call, p, readOpts, !fn.Returns.Set)
+	out, err := e.readTransaction(r, req, cache, id, p, rep, main, explain, opts)
 	if err != nil {
-		return nil, planLegacyNames(err, p)
+		return nil, err
 	}
 	out.legacyNames = p.LegacyNames()
 	return out, nil

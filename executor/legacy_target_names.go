@@ -1,7 +1,6 @@
 package executor
 
 import (
-	"errors"
 	"net/http"
 	"strings"
 
@@ -69,15 +68,4 @@ func quoteWarnText(text string) string {
 	}
 	b.WriteByte('"')
 	return b.String()
-}
-
-// planLegacyNames gives an execution plan answer, which passes the action
-// as an error, the warning of the plan p it explains; other errors pass
-// unchanged.
-func planLegacyNames(err error, p *plan.Read) error {
-	var answer *planAnswer
-	if errors.As(err, &answer) {
-		answer.out.legacyNames = p.LegacyNames()
-	}
-	return err
 }

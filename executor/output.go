@@ -18,8 +18,11 @@ type output struct {
 	contentType string
 	body        []byte
 	noBody      bool
-	// status and gucStatus (100 to 599) are next to noBody so that the
-	// three share a word: the output then fits, with the rest of
+	// explained marks an execution plan's output (explain.go): the
+	// action passes it on unshaped.
+	explained bool
+	// status and gucStatus (100 to 599) are next to noBody and explained
+	// so that the four share a word: the output then fits, with the rest of
 	// txStorage, in the allocator's 640-byte class.
 	status       int16
 	gucStatus    int16

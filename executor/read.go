@@ -16,7 +16,8 @@ import (
 )
 
 // read answers GET and HEAD on a table or view, in a read-only transaction.
-func (e *Executor) read(r *http.Request, req *apirequest.Request, cache *schemacache.Cache, id jwtauth.Identity) (*output, error) {
+func (e *Executor) read(r *http.Request, req *apirequest.Request, cache *schemacache.Cache, id jwtauth.Identity,
+	run mainRun) (*output, error) {
 	rel, ok := cache.Relation(req.Schema, req.Name)
 	if !ok {
 		return nil, apierr.TableNotFound(req.Schema, req.Name, closestRelation(cache, req.Schema, req.Name))
@@ -32,14 +33,15 @@ func (e *Executor) read(r *http.Request, req *apirequest.Request, cache *schemac
 	opts := e.readOptions(req, rep)
 	// The rows stream (see stream.go) unless the request asks for the
 	// plan, which is then the aggregated statement's, as PostgREST's.
-	_, planned := planOf(r.Context())
-	opts.Stream = !planned
+	opts.Stream = run.explain == nil
 	main, explain := sqlgen.Read(p, opts)
-	out, err := e.readTransaction(r, req, cache, id, p, rep, main, explain, txOptions{readOnly: true})
+	out, err := e.readTransaction(r, req, cache, id, p, rep, main, explain, txOptions{readOnly: true, run: run})
 	if err != nil {
-		return nil, planLegacyNames(err, p)
+		return nil, err
 	}
-	out.contentLocation = contentLocationOf(r, req)
+	if !out.explained {
+		out.contentLocation = contentLocationOf(r, req)
+	}
 	out.legacyNames = p.LegacyNames()
 	return out, nil
 }
@@ -141,8 +143,8 @@ func (e *Executor) readTransaction(r *http.Request, req *apirequest.Request, cac
 	}
 	opts.checks, opts.extras = readChecks(rep, opts.checks), extras
 	out, extraResults, err := e.transactWith(r, req, cache, id, main, opts)
-	if err != nil {
-		return nil, err
+	if err != nil || out.explained {
+		return out, err
 	}
 	if explain != nil {
 		planned, err := plannedRows(extraResults[0])

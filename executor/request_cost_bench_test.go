@@ -91,7 +91,7 @@ func readWithoutDatabase(e *Executor, w http.ResponseWriter, r *http.Request, ca
 		panic(aerr)
 	}
 	main, _ := sqlgen.Read(p, e.readOptions(req, rep))
-	settings := e.settingsStatement(asSent(r), id, req.Schema, false, nil, nil)
+	settings := e.settingsStatement(r, id, req.Schema, false, nil, nil)
 	_ = cachedStatementName("", settings.SQL.String())
 	_ = cachedStatementName(id.Role, main.SQL.String())
 	out, err := resultOutput(&txResult{rows: [][][]byte{{nil, []byte("1"), body, nil, nil}}})

@@ -1,7 +1,6 @@
 package executor
 
 import (
-	"context"
 	"net/http"
 	"strings"
 
@@ -24,9 +23,9 @@ func (e *Executor) rootSpec(r *http.Request, req *apirequest.Request, cache *sch
 	call.Name = rootSpecName(e.cfg.RootSpec)
 	// The function's JSON answers both: it is called as for JSON, while
 	// its SQL sees the Accept header the client sent.
-	asJSON := r.Clone(context.WithValue(r.Context(), sentAcceptKey{}, r.Header.Get("Accept")))
+	asJSON := r.Clone(r.Context())
 	asJSON.Header.Set("Accept", "application/json")
-	out, err := e.invoke(asJSON, &call, cache, id)
+	out, err := e.invoke(asJSON, &call, cache, id, mainRun{sentAccept: r.Header.Get("Accept"), acceptReplaced: true})
 	if err != nil {
 		return nil, err
 	}
@@ -43,21 +42,4 @@ func rootSpecName(spec string) string {
 		return spec[i+1:]
 	}
 	return spec
-}
-
-// sentAcceptKey holds, in a request's context, the Accept header the client
-// sent when pgrest calls something for another media type than the one
-// asked for (db_root_spec's function, for the OpenAPI document).
-type sentAcceptKey struct{}
-
-// asSent is r as the client sent it, for the headers SQL sees
-// (request.headers).
-func asSent(r *http.Request) *http.Request {
-	accept, ok := r.Context().Value(sentAcceptKey{}).(string)
-	if !ok {
-		return r
-	}
-	sent := r.Clone(r.Context())
-	sent.Header.Set("Accept", accept)
-	return sent
 }

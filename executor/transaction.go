@@ -27,6 +27,34 @@ func (e *Executor) transact(r *http.Request, req *apirequest.Request, cache *sch
 	return e.transactWith(r, req, cache, id, main, txOptions{readOnly: readOnly, extras: extras})
 }
 
+// mainRun says how a request's main statement is run. It is set where the
+// request is dispatched (handleOrExplain) and handed by the action to
+// transactWith in its txOptions, so the actions need no code of their own
+// for what replaces or precedes their statement.
+type mainRun struct {
+	// explain, when set, runs the main statement's EXPLAIN in its place
+	// and answers the plan (see explain.go): the output transactWith
+	// returns is then marked explained and the action passes it on as
+	// it is.
+	explain *apirequest.Plan
+	// sentAccept is the Accept header the client sent when the action
+	// sees another (a plan's for=, or JSON for db_root_spec's function):
+	// SQL sees the one sent (request.headers).
+	sentAccept     string
+	acceptReplaced bool
+}
+
+// asSent is r as the client sent it, for the headers SQL sees
+// (request.headers).
+func (m mainRun) asSent(r *http.Request) *http.Request {
+	if !m.acceptReplaced {
+		return r
+	}
+	sent := r.Clone(r.Context())
+	sent.Header.Set("Accept", m.sentAccept)
+	return sent
+}
+
 // txOptions vary a request's transaction.
 type txOptions struct {
 	readOnly bool
@@ -42,13 +70,16 @@ type txOptions struct {
 	// volatile marks the call of a VOLATILE function, which runs on the
 	// primary even when read-only.
 	volatile bool
+	// run is how the main statement is run, as the dispatch set it.
+	run mainRun
 }
 
 // transactWith is transact with options.
 func (e *Executor) transactWith(r *http.Request, req *apirequest.Request, cache *schemacache.Cache, id jwtauth.Identity,
 	main sqlgen.Statement, opts txOptions) (*output, []*txResult, error) {
-	if p, ok := planOf(r.Context()); ok {
-		return nil, nil, e.explainTransaction(r, req, cache, id, main, opts, p)
+	if opts.run.explain != nil {
+		out, err := e.explainTransaction(r, req, cache, id, main, opts)
+		return out, nil, err
 	}
 	commit, applied := e.txOutcome(req.Preferences)
 	st := new(txStorage)
@@ -56,7 +87,7 @@ func (e *Executor) transactWith(r *http.Request, req *apirequest.Request, cache 
 	if n := 3 + len(opts.extras); n > len(st.statements) {
 		statements = make([]sqlgen.Statement, 0, n)
 	}
-	statements = append(statements, e.settingsStatementIn(st.settingsArgs[:0], asSent(r), id, req.Schema,
+	statements = append(statements, e.settingsStatementIn(st.settingsArgs[:0], opts.run.asSent(r), id, req.Schema,
 		e.legacyClaims(cache), cache.RoleSettings[id.Role], withTimezone(req.Preferences.Timezone, opts.settings)))
 	if !e.preRequest.SQL.IsEmpty() {
 		statements = append(statements, e.preRequest)

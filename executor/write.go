@@ -22,7 +22,8 @@ import (
 // write answers POST, PATCH, PUT and DELETE on a table or view. The
 // mutation and the response rows are one statement; checks that can fail
 // after it (max-affected, a singular response, a PUT's key) roll back.
-func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schemacache.Cache, id jwtauth.Identity) (*output, error) {
+func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schemacache.Cache, id jwtauth.Identity,
+	run mainRun) (*output, error) {
 	rel, ok := cache.Relation(req.Schema, req.Name)
 	if !ok {
 		return nil, apierr.TableNotFound(req.Schema, req.Name, closestRelation(cache, req.Schema, req.Name))
@@ -115,7 +116,7 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 		CountInserted: upsertCount,
 		Minimal:       minimal,
 	})
-	out, _, err := e.transactWith(r, req, cache, id, st, txOptions{checks: checks})
+	out, _, err := e.transactWith(r, req, cache, id, st, txOptions{checks: checks, run: run})
 	if err != nil {
 		// Declared here: errors.As takes its address, which would put it
 		// on the heap for every write.
@@ -125,7 +126,11 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 			// cannot put one row twice. The body, not the server, is wrong.
 			return nil, apierr.PutMatchingPK()
 		}
-		return nil, planLegacyNames(err, p)
+		return nil, err
+	}
+	if out.explained {
+		out.legacyNames = p.LegacyNames()
+		return out, nil
 	}
 	if err := decodeHandlerBody(out, rep); err != nil {
 		return nil, err
