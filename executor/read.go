@@ -18,11 +18,7 @@ import (
 // read answers GET and HEAD on a table or view, in a read-only transaction.
 func (e *Executor) read(r *http.Request, req *apirequest.Request, cache *schemacache.Cache, id jwtauth.Identity,
 	run mainRun) (*output, error) {
-	rel, ok := cache.Relation(req.Schema, req.Name)
-	if !ok {
-		return nil, apierr.TableNotFound(req.Schema, req.Name, closestRelation(cache, req.Schema, req.Name))
-	}
-	q, aerr := req.ParseQuery()
+	rel, q, aerr := relationQuery(req, cache)
 	if aerr != nil {
 		return nil, aerr
 	}
@@ -44,6 +40,17 @@ func (e *Executor) read(r *http.Request, req *apirequest.Request, cache *schemac
 	}
 	out.legacyNames = p.LegacyNames()
 	return out, nil
+}
+
+// relationQuery is the table or view a read or write names, and its
+// parsed query.
+func relationQuery(req *apirequest.Request, cache *schemacache.Cache) (*schemacache.Relation, *apirequest.Query, *apierr.Error) {
+	rel, ok := cache.Relation(req.Schema, req.Name)
+	if !ok {
+		return nil, nil, apierr.TableNotFound(req.Schema, req.Name, closestRelation(cache, req.Schema, req.Name))
+	}
+	q, aerr := req.ParseQuery()
+	return rel, q, aerr
 }
 
 // contentLocation is the read's canonical address, as PostgREST sends it:

@@ -24,11 +24,7 @@ import (
 // after it (max-affected, a singular response, a PUT's key) roll back.
 func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schemacache.Cache, id jwtauth.Identity,
 	run mainRun) (*output, error) {
-	rel, ok := cache.Relation(req.Schema, req.Name)
-	if !ok {
-		return nil, apierr.TableNotFound(req.Schema, req.Name, closestRelation(cache, req.Schema, req.Name))
-	}
-	q, aerr := req.ParseQuery()
+	rel, q, aerr := relationQuery(req, cache)
 	if aerr != nil {
 		return nil, aerr
 	}

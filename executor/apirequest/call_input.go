@@ -96,20 +96,20 @@ func jsonCallInput(raw []byte, anyShape bool) (*CallInput, *apierr.Error) {
 		return &CallInput{Object: []byte("{}"), Body: []byte("{}")}, nil
 	}
 	if !json.Valid(body) {
-		return nil, apierr.InvalidBody("Empty or invalid json")
+		return nil, invalidJSON()
 	}
 	switch body[0] {
 	case '{':
 		keys, err := objectKeys(body)
 		if err != nil {
-			return nil, apierr.InvalidBody("Empty or invalid json")
+			return nil, invalidJSON()
 		}
 		sort.Strings(keys)
 		return &CallInput{Keys: dedupSorted(keys), Object: body, Body: body}, nil
 	case '[':
 		var elems []json.RawMessage
 		if err := json.Unmarshal(body, &elems); err != nil {
-			return nil, apierr.InvalidBody("Empty or invalid json")
+			return nil, invalidJSON()
 		}
 		in := &CallInput{Object: []byte("{}"), Body: body}
 		if len(elems) == 0 {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+
+	apierr "github.com/pgrest/caddy-pgrest/errors"
 )
 
 // colon is the byte that follows every key of an object.
@@ -179,3 +181,7 @@ func seenKey(keys []string, seen *map[string]struct{}, key string) bool {
 	(*seen)[key] = struct{}{}
 	return false
 }
+
+// invalidJSON is PostgREST's answer to a body that is not the JSON a
+// write or a call takes.
+func invalidJSON() *apierr.Error { return apierr.InvalidBody("Empty or invalid json") }

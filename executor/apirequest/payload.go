@@ -45,13 +45,13 @@ func ParsePayload(contentType string, body []byte, anyKeys bool) (*Payload, *api
 func jsonPayload(body []byte, anyKeys bool) (*Payload, *apierr.Error) {
 	body = bytes.TrimSpace(body)
 	if len(body) == 0 || !json.Valid(body) {
-		return nil, apierr.InvalidBody("Empty or invalid json")
+		return nil, invalidJSON()
 	}
 	switch body[0] {
 	case '{':
 		keys, err := objectKeys(body)
 		if err != nil {
-			return nil, apierr.InvalidBody("Empty or invalid json")
+			return nil, invalidJSON()
 		}
 		rows := make([]byte, 0, len(body)+2)
 		rows = append(append(append(rows, '['), body...), ']')
@@ -59,7 +59,7 @@ func jsonPayload(body []byte, anyKeys bool) (*Payload, *apierr.Error) {
 	case '[':
 		var elems []json.RawMessage
 		if err := json.Unmarshal(body, &elems); err != nil {
-			return nil, apierr.InvalidBody("Empty or invalid json")
+			return nil, invalidJSON()
 		}
 		p := &Payload{Rows: body, Count: len(elems)}
 		if len(elems) > 0 {
@@ -96,7 +96,7 @@ func jsonPayload(body []byte, anyKeys bool) (*Payload, *apierr.Error) {
 		}
 		return p, nil
 	}
-	return nil, apierr.InvalidBody("Empty or invalid json")
+	return nil, invalidJSON()
 }
 
 // formPayload reads one row from a form body; values are strings.

@@ -229,6 +229,15 @@ func (l *loader) readColumns(rows pgx.Rows) error {
 	return nil
 }
 
+// viewReadsSQL is what views read from: the relations their rewrite
+// rules depend on, in pg_depend.
+const viewReadsSQL = `
+  select d.refobjid
+  from views v
+  join pg_rewrite r on r.ev_class = v.oid and r.rulename = '_RETURN'
+  join pg_depend d on d.classid = 'pg_rewrite'::regclass and d.objid = r.oid
+                  and d.refclassid = 'pg_class'::regclass`
+
 // viewDependenciesSQL is the exposed views ($1) and every view they read
 // from, in any schema, following the dependencies their rewrite rules
 // record in pg_depend.
@@ -238,12 +247,7 @@ views(oid) as (
   from pg_class c
   join pg_namespace n on n.oid = c.relnamespace
   where c.relkind in ('v', 'm') and n.nspname = any($1) and not c.relispartition
-  union
-  select d.refobjid
-  from views v
-  join pg_rewrite r on r.ev_class = v.oid and r.rulename = '_RETURN'
-  join pg_depend d on d.classid = 'pg_rewrite'::regclass and d.objid = r.oid
-                  and d.refclassid = 'pg_class'::regclass
+  union` + viewReadsSQL + `
   join pg_class c on c.oid = d.refobjid and c.relkind in ('v', 'm')
 )`
 
@@ -351,12 +355,7 @@ exposed as (
 ),
 candidates as (
   select oid from exposed
-  union
-  select d.refobjid
-  from views v
-  join pg_rewrite r on r.ev_class = v.oid and r.rulename = '_RETURN'
-  join pg_depend d on d.classid = 'pg_rewrite'::regclass and d.objid = r.oid
-                  and d.refclassid = 'pg_class'::regclass
+  union` + viewReadsSQL + `
 ),
 fks as (
   select k.oid, k.conrelid, k.confrelid
