@@ -470,11 +470,13 @@ func (c *channel) presence(m message) {
 			// it: it gets the state first (maybe_sync_presence).
 			c.pushPresenceState()
 		}
+		// The reply goes first, as Phoenix answers the push before the
+		// tracker's diff goes round.
+		c.s.reply(m, "ok", emptyObject)
 		c.s.srv.hub.track(c, obj)
-		c.s.reply(m, "ok", emptyObject)
 	case "untrack":
-		c.s.srv.hub.untrack(c)
 		c.s.reply(m, "ok", emptyObject)
+		c.s.srv.hub.untrack(c)
 	default:
 		// UnknownPresenceEvent: Supabase replies :error.
 		c.s.reply(m, "error", emptyObject)

@@ -10,7 +10,7 @@
 --
 --   grant usage on schema realtime to authenticator, anon, authenticated;
 --   grant execute on function realtime.authorization_probe(text, text),
---     realtime.node_publish(text) to authenticator;
+--     realtime.node_publish(text), realtime.node_message(bigint) to authenticator;
 --   grant execute on function realtime.send(jsonb, text, text, boolean),
 --     realtime.broadcast_changes(text, text, text, text, text, record, record, text)
 --     to anon, authenticated;

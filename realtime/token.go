@@ -31,6 +31,11 @@ func (srv *Server) authenticate(token string) (identity, *tokenError) {
 	if token != "" && !isOpaqueKey(token) {
 		header = "Bearer " + token
 	}
+	if header != "" && !wellFormed(token) {
+		// The verifier calls a token whose parts do not decode a failed
+		// cryptographic operation; Supabase calls it malformed.
+		return identity{}, tokenErrorOf(&apierr.Error{Code: "PGRST301"}, token)
+	}
 	id, aerr := srv.cfg.Authenticate(header)
 	if aerr != nil {
 		return identity{}, tokenErrorOf(aerr, token)
@@ -78,8 +83,10 @@ func tokenErrorOf(aerr *apierr.Error, token string) *tokenError {
 			status: 401, connect: "API key is missing"}
 	case aerr.Code == "PGRST303" && strings.Contains(aerr.Message, "expired"):
 		return expiredError(unverifiedExp(token))
-	case strings.Contains(aerr.Message, "Signature") || strings.Contains(aerr.Message, "signature") ||
-		strings.Contains(aerr.Message, "JWSError"):
+	case aerr.Code == "PGRST301" && (aerr.Message == "JWT cryptographic operation failed" ||
+		aerr.Message == "No suitable key or wrong key type"):
+		// The verifier's words for a signature that does not verify, or
+		// no key that could verify it (jwtauth/verifier.go).
 		return &tokenError{code: "JwtSignatureError", message: "Failed to validate JWT signature",
 			status: 401, connect: "Failed to validate JWT signature"}
 	case aerr.Code == "PGRST300":
@@ -127,4 +134,24 @@ func unverifiedExp(token string) time.Time {
 		return time.Time{}
 	}
 	return time.Unix(int64(f), 0)
+}
+
+// wellFormed says whether a JWT's header and claims decode to JSON
+// objects.
+func wellFormed(token string) bool {
+	parts := strings.Split(token, ".")
+	if len(parts) != 3 {
+		return false
+	}
+	for _, p := range parts[:2] {
+		raw, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(p, "="))
+		if err != nil {
+			return false
+		}
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(raw, &obj) != nil {
+			return false
+		}
+	}
+	return true
 }

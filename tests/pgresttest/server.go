@@ -114,7 +114,14 @@ func caddyfile(port int, dirs map[string]string, opts Options) string {
 		fmt.Fprintf(&pgrest, "\t\t%s %s\n", n, dirs[n])
 	}
 	handler := fmt.Sprintf("\tpgrest {\n%s\t}\n", pgrest.String())
-	if opts.Mount != "" {
+	if opts.Mount != "" && dirs["realtime_enabled"] == "true" {
+		// Supabase's layout: REST under the mount, the realtime socket
+		// at /realtime/v1/websocket, both served by one pgrest handler
+		// (one pool, one verifier).
+		nested := strings.ReplaceAll(strings.TrimSuffix(handler, "\n"), "\n", "\n\t")
+		handler = fmt.Sprintf("\t@pgrest path %s/* /realtime/v1/*\n\thandle @pgrest {\n\t\turi strip_prefix %s\n\t%s\n\t}\n",
+			opts.Mount, opts.Mount, nested)
+	} else if opts.Mount != "" {
 		// One tab deeper inside handle_path, as caddy fmt writes it.
 		nested := strings.ReplaceAll(strings.TrimSuffix(handler, "\n"), "\n", "\n\t")
 		handler = fmt.Sprintf("\thandle_path %s/* {\n\t%s\n\t}\n", opts.Mount, nested)
