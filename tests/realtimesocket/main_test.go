@@ -1,11 +1,11 @@
-// Package realtime tests pgrest's realtime socket (package realtime)
+// Package realtimesocket tests pgrest's realtime socket (package realtime)
 // through a real Caddy config, with a WebSocket client speaking
 // Supabase Realtime's protocol as realtime-js does: both serializers,
 // the binary broadcast frames, every error reply, heartbeats, leaves,
 // tokens and their expiry, broadcast, presence, private channels
 // authorized by row-level security, broadcasts sent from SQL, two nodes
 // on one database, and a slow consumer.
-package realtime
+package realtimesocket
 
 import (
 	"testing"
