@@ -29,6 +29,10 @@ type relation struct {
 type column struct {
 	name string
 	typ  *typeInfo
+	// key marks the replica identity's columns: with the default
+	// identity the old row of a DELETE or UPDATE has only them (the
+	// others arrive as nulls, which Supabase does not send).
+	key bool
 }
 
 // catalog looks up, through the pool, what pgoutput does not send.
@@ -92,7 +96,7 @@ func (c *catalog) relationOf(ctx context.Context, m *pglogrepl.RelationMessage) 
 		if err != nil {
 			return nil, err
 		}
-		r.columns = append(r.columns, column{name: col.Name, typ: t})
+		r.columns = append(r.columns, column{name: col.Name, typ: t, key: col.Flags&1 != 0})
 	}
 	if err := c.pool.QueryRow(ctx, relationQuery, int64(m.RelationID)).Scan(&r.rls, &r.pkey); err != nil {
 		return nil, fmt.Errorf("looking up table %s.%s: %w", m.Namespace, m.RelationName, err)

@@ -59,27 +59,28 @@ func (d *decoder) handle(ctx context.Context, msg pglogrepl.Message) (*txn, erro
 		t.endLSN = m.TransactionEndLSN
 		return t, nil
 	case *pglogrepl.InsertMessage:
-		d.add(m.RelationID, "INSERT", m.Tuple, nil)
+		d.add(m.RelationID, "INSERT", m.Tuple, nil, false)
 	case *pglogrepl.UpdateMessage:
-		d.add(m.RelationID, "UPDATE", m.NewTuple, m.OldTuple)
+		d.add(m.RelationID, "UPDATE", m.NewTuple, m.OldTuple, m.OldTupleType == pglogrepl.UpdateMessageTupleTypeKey)
 	case *pglogrepl.DeleteMessage:
-		d.add(m.RelationID, "DELETE", nil, m.OldTuple)
+		d.add(m.RelationID, "DELETE", nil, m.OldTuple, m.OldTupleType == pglogrepl.DeleteMessageTupleTypeKey)
 	}
 	// Truncate, Type and Origin messages carry nothing Supabase sends
 	// as postgres_changes.
 	return nil, nil
 }
 
-func (d *decoder) add(relID uint32, kind string, newT, oldT *pglogrepl.TupleData) {
+// keyOnly says the old tuple is the replica identity's key alone.
+func (d *decoder) add(relID uint32, kind string, newT, oldT *pglogrepl.TupleData, keyOnly bool) {
 	r := d.relations[relID]
 	if d.cur == nil || r == nil {
 		return
 	}
 	c := change{rel: r, kind: kind}
 	var oldText, newText map[string]string
-	c.oldRecord, oldText, c.size = tupleValues(r, oldT, nil)
+	c.oldRecord, oldText, c.size = tupleValues(r, oldT, nil, keyOnly)
 	var n int
-	c.record, newText, n = tupleValues(r, newT, c.oldRecord)
+	c.record, newText, n = tupleValues(r, newT, c.oldRecord, false)
 	c.size += n
 	text := newText
 	if kind == "DELETE" {
@@ -106,7 +107,7 @@ func (d *decoder) add(relID uint32, kind string, newT, oldT *pglogrepl.TupleData
 // An unchanged TOAST value ('u', not sent) takes the old tuple's value
 // when there is one, as realtime.apply_rls does; without one it is left
 // out.
-func tupleValues(r *relation, t *pglogrepl.TupleData, old map[string]jsonValue) (map[string]jsonValue, map[string]string, int) {
+func tupleValues(r *relation, t *pglogrepl.TupleData, old map[string]jsonValue, keyOnly bool) (map[string]jsonValue, map[string]string, int) {
 	if t == nil {
 		return nil, nil, 0
 	}
@@ -116,6 +117,9 @@ func tupleValues(r *relation, t *pglogrepl.TupleData, old map[string]jsonValue) 
 	for i, col := range t.Columns {
 		if i >= len(r.columns) {
 			break
+		}
+		if keyOnly && !r.columns[i].key {
+			continue
 		}
 		name := r.columns[i].name
 		switch col.DataType {

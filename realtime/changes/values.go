@@ -84,8 +84,10 @@ func toJSON(t *typeInfo, text string) []byte {
 		}
 		return []byte("false")
 	case kindJSON:
-		if json.Valid([]byte(text)) {
-			return []byte(text)
+		// Compact, as Realtime's JSON encoder writes a decoded jsonb.
+		var b bytes.Buffer
+		if json.Compact(&b, []byte(text)) == nil {
+			return b.Bytes()
 		}
 		return jsonString(text)
 	case kindDate:
