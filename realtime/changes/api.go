@@ -19,7 +19,10 @@ type Config struct {
 	SlotName string
 	// SubscriberQueue bounds the deliveries waiting for one
 	// subscription's deliver; a subscription that falls this far
-	// behind is closed (Subscription.Err says why). 0 means 1024.
+	// behind is closed (Subscription.Err says why). 0 means 1024. The
+	// feed hands over a round of up to 64 transactions at once, so the
+	// bound must exceed the rows a subscriber may receive from one
+	// round, or a burst cuts off even a consumer that keeps up.
 	SubscriberQueue int
 	// MaxRecordBytes is Supabase Realtime's max_record_bytes: a change
 	// whose values are larger is sent with only its values of at most

@@ -140,7 +140,7 @@ func (s *sink) deliver(d changes.Delivery) {
 // otherwise hang; nothing is measured).
 func (s *sink) wait(t *testing.T, n int) []delivered {
 	t.Helper()
-	deadline := time.After(90 * time.Second)
+	deadline := time.After(20 * time.Second)
 	for {
 		s.mu.Lock()
 		got := append([]delivered(nil), s.got...)
