@@ -123,7 +123,11 @@ func (f *Feed) dispatch(ctx context.Context, batch []*txn) {
 		}
 		a := &tableAuth{visible: map[string]map[int]bool{}}
 		var err error
-		if a.readable, err = columnPrivileges(ctx, f.pool, rel, roles); err != nil {
+		err = f.retry(ctx, "reading column privileges", func() (err error) {
+			a.readable, err = columnPrivileges(ctx, f.pool, rel, roles)
+			return err
+		})
+		if err != nil {
 			f.log.Error("realtime: reading column privileges; changes not delivered",
 				zap.String("table", rel.schema+"."+rel.table), zap.Error(err))
 		}
@@ -134,7 +138,11 @@ func (f *Feed) dispatch(ctx context.Context, batch []*txn) {
 				for j, i := range idx {
 					keys[j] = all[i].c.key
 				}
-				seen, err := visibleRows(ctx, f.pool, f.legacy, rel, who, keys)
+				var seen map[int]bool
+				err := f.retry(ctx, "checking row visibility", func() (err error) {
+					seen, err = visibleRows(ctx, f.pool, f.legacy, rel, who, keys)
+					return err
+				})
 				if err != nil {
 					f.log.Warn("realtime: checking row visibility; changes not delivered to this role",
 						zap.String("table", rel.schema+"."+rel.table), zap.String("role", who.Role), zap.Error(err))

@@ -38,6 +38,13 @@ type Feed struct {
 	// what the reader queued.
 	deliveredCommit atomic.Uint64
 
+	// poolDown is set while the dispatcher cannot reach the database.
+	// The reader then lets go of its replication connection: a server
+	// shutting down waits for its walsenders to be confirmed up to the
+	// end of the WAL, which the feed cannot do without delivering, and
+	// delivering needs the database.
+	poolDown atomic.Bool
+
 	mu     sync.RWMutex
 	subs   map[*Subscription]struct{}
 	nextID atomic.Uint32

@@ -85,13 +85,21 @@ func (r *reader) stream(ctx context.Context, conn *pgconn.PgConn) (bool, error) 
 	next := time.Now().Add(f.cfg.StatusInterval)
 	var serverEnd pglogrepl.LSN
 	for {
+		if f.poolDown.Load() {
+			return true, errors.New("the database is out of reach for authorization; the stream waits for it")
+		}
 		if time.Now().After(next) {
 			if err := r.status(ctx, conn, serverEnd); err != nil {
 				return true, err
 			}
 			next = time.Now().Add(f.cfg.StatusInterval)
 		}
-		rctx, cancel := context.WithDeadline(ctx, next)
+		// At most a second between looks at poolDown.
+		deadline := time.Now().Add(time.Second)
+		if next.Before(deadline) {
+			deadline = next
+		}
+		rctx, cancel := context.WithDeadline(ctx, deadline)
 		raw, err := conn.ReceiveMessage(rctx)
 		cancel()
 		if err != nil {

@@ -151,7 +151,7 @@ func (s *sink) wait(t *testing.T, n int) []delivered {
 		select {
 		case <-s.more:
 		case <-deadline:
-			t.Fatalf("got %d deliveries, want %d: %v", len(got), n, got)
+			t.Fatalf("got %d deliveries, want %d: %v", len(got), n, summary(got))
 		}
 	}
 }
