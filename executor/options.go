@@ -6,6 +6,7 @@ import (
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
+	"github.com/pgrest/caddy-pgrest/executor/plan"
 	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
 
@@ -35,7 +36,7 @@ func (e *Executor) options(req *apirequest.Request, cache *schemacache.Cache) (*
 		if rel.Insertable {
 			methods = append(methods, "POST")
 		}
-		if rel.Insertable && rel.Updatable && len(keyColumns(rel)) > 0 {
+		if rel.Insertable && rel.Updatable && len(plan.KeyColumns(rel)) > 0 {
 			methods = append(methods, "PUT")
 		}
 		if rel.Updatable {

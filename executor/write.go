@@ -54,83 +54,30 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 	if aerr != nil {
 		return nil, aerr
 	}
-	m := sqlgen.Mutation{Relation: rel}
-	// The root's filters, order, limit and offset choose the rows to
-	// write; the response then reads the written rows in that order.
-	// Made only for the actions that filter (an insert does not), where
-	// it is needed: it would be an allocation of every write.
-	rootWhere, rootOrder := p.Where, p.Order
-	where := func() *plan.Read {
-		return &plan.Read{Relation: rel, Alias: p.Alias, Where: rootWhere, Order: rootOrder}
+	m, aerr := plan.Mutate(cache, p, req, q)
+	if aerr != nil {
+		return nil, aerr
 	}
-	limit, offset := p.Range.Limit, p.Range.Offset
+	// The mutation holds the root's filters and range; the response
+	// reads every written row.
 	p.Where, p.Range = nil, apirequest.Range{}
-
-	var body *payload
-	if req.Action != apirequest.ActionDelete {
-		if body, aerr = parsePayload(req.ContentType, req.Body, len(q.Columns) > 0); aerr != nil {
-			return nil, aerr
-		}
-		if m.Columns, aerr = payloadColumns(rel, q.Columns, body); aerr != nil {
-			return nil, aerr
-		}
-		m.Parsers = plan.JSONParsers(cache, rel, m.Columns)
-		m.ColumnsListed = len(q.Columns) > 0
-	}
 	// Preference-Applied, in PostgREST's order.
-	var resolution, missing string
-	switch req.Action {
-	case apirequest.ActionCreate:
-		m.Kind, m.Payload = sqlgen.Insert, body.rows
-		m.MissingDefault = prefs.Missing == "default"
-		if prefs.Missing != "" {
-			// missing=null is what an insert does anyway; PostgREST still
-			// reports it applied.
-			missing = "missing=" + prefs.Missing
-		}
-		if prefs.Resolution != "" {
-			m.OnConflict = q.OnConflict
-			if len(m.OnConflict) == 0 {
-				m.OnConflict = keyColumns(rel)
-			}
-			if len(m.OnConflict) > 0 {
-				m.IgnoreDuplicates = prefs.Resolution == "ignore-duplicates"
-				resolution = "resolution=" + prefs.Resolution
-			}
-		}
-	case apirequest.ActionUpdate:
-		m.Kind, m.Where, m.Limit, m.Offset = sqlgen.Update, where(), limit, offset
-		m.MissingDefault = prefs.Missing == "default"
+	missing := ""
+	if req.Action == apirequest.ActionCreate || req.Action == apirequest.ActionUpdate {
+		// missing=null is what an insert does anyway; PostgREST still
+		// reports it applied.
 		missing = prefix("missing=", prefs.Missing)
-		// An array sets the columns from its first row, as PostgREST's
-		// update does; an empty one has no row and so changes nothing.
-		m.Payload = body.first
-		if body.first == nil {
-			m.Columns = nil
-		}
-	case apirequest.ActionDelete:
-		m.Kind, m.Where, m.Limit, m.Offset = sqlgen.Delete, where(), limit, offset
-	case apirequest.ActionUpsert:
-		keyMatch, aerr := putKey(rel, where())
-		if aerr != nil {
-			return nil, aerr
-		}
-		// Rows whose key is not the URL's are left out (KeyMatch): an
-		// array puts the one that matches, and none is PGRST115. A body
-		// without the key columns cannot match at all.
-		for _, k := range keyMatch {
-			if !slices.Contains(m.Columns, k[0]) {
-				return nil, apierr.PutMatchingPK()
-			}
-		}
-		m.Kind, m.Payload, m.KeyMatch, m.OnConflict = sqlgen.Insert, body.rows, keyMatch, keyColumns(rel)
+	}
+	resolution := ""
+	if req.Action == apirequest.ActionCreate && prefs.Resolution != "" && len(m.OnConflict) > 0 {
+		resolution = "resolution=" + prefs.Resolution
 	}
 
 	headersOnly := prefs.Return == "headers-only" && req.Action == apirequest.ActionCreate
 	if prefs.Return != "representation" {
 		p.Output, p.Fields, p.Embeds, p.Order = nil, nil, nil, nil
 		if headersOnly {
-			for _, k := range keyColumns(rel) {
+			for _, k := range plan.KeyColumns(rel) {
 				p.Fields = append(p.Fields, plan.Field{Ref: plan.ColumnRef{Column: k}, Name: k})
 			}
 			for i := range p.Fields {
@@ -162,7 +109,7 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 	if maxAffected {
 		checks = append(checks, maxAffectedCheck(*prefs.MaxAffected))
 	}
-	st := sqlgen.Write(m, p, sqlgen.WriteOptions{
+	st := sqlgen.Write(*m, p, sqlgen.WriteOptions{
 		// The checks run in SQL too, to roll back there.
 		ReadOptions:   sqlgen.ReadOptions{Representation: bodyRep, NoBody: minimal, RecordPageTotal: len(checks) > 0},
 		CountInserted: upsertCount,
@@ -200,7 +147,7 @@ func prefix(name, value string) string {
 
 // shapeWrite sets the status, headers and body PostgREST gives a write.
 func (e *Executor) shapeWrite(out *output, req *apirequest.Request, rel *schemacache.Relation, rep apirequest.Representation,
-	headersOnly bool, prefs apirequest.Preferences, m sqlgen.Mutation) {
+	headersOnly bool, prefs apirequest.Preferences, m *plan.Mutation) {
 	full := prefs.Return == "representation"
 	var total *int64
 	if prefs.Count == "exact" {
@@ -252,23 +199,12 @@ func (e *Executor) shapeWrite(out *output, req *apirequest.Request, rel *schemac
 	}
 }
 
-// keyColumns is the primary key a write goes by: the table's, or for a
-// view the one PostgREST infers from a base table whose primary key the
-// view shows. PUT, the Location of headers-only and an upsert without
-// on_conflict use it.
-func keyColumns(rel *schemacache.Relation) []string {
-	if rel.IsView() {
-		return rel.ViewPrimaryKey
-	}
-	return rel.PrimaryKey
-}
-
 // location is the Location of a single inserted row of a table with a
 // primary key: the path filtering on its key ("/items?id=eq.1"), the key
 // columns in the relation's column order, a NULL key as is.null, as
 // PostgREST writes it.
 func location(rel *schemacache.Relation, body []byte) string {
-	key := keyColumns(rel)
+	key := plan.KeyColumns(rel)
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber() // a bigint key keeps every digit
 	var rows []map[string]any
@@ -296,49 +232,4 @@ func location(rel *schemacache.Relation, body []byte) string {
 		parts = append(parts, url.QueryEscape(c.Name)+"=eq."+url.QueryEscape(value))
 	}
 	return "/" + rel.Name + "?" + strings.Join(parts, "&")
-}
-
-// payloadColumns are the columns a write takes from its body: columns=
-// when given, else the body's keys; each must be a column (PGRST204).
-func payloadColumns(rel *schemacache.Relation, columns []string, body *payload) ([]string, *apierr.Error) {
-	keys := body.keys
-	if len(columns) > 0 {
-		keys = columns
-	}
-	for _, k := range keys {
-		if _, ok := rel.Column(k); !ok {
-			return nil, apierr.ColumnNotFound(rel.Name, k)
-		}
-	}
-	return keys, nil
-}
-
-// putKey checks a PUT's filters: exactly one eq filter on each primary
-// key column and nothing else (PGRST105). It returns the key values,
-// which the body's must equal.
-func putKey(rel *schemacache.Relation, where *plan.Read) ([][2]string, *apierr.Error) {
-	pk := keyColumns(rel)
-	if len(pk) == 0 || len(where.Where) != len(pk) {
-		return nil, apierr.InvalidFilters()
-	}
-	values := map[string]string{}
-	for _, c := range where.Where {
-		f := c.Filter
-		if f == nil || c.Negated || f.Op != "eq" || f.Quantifier != "" || len(f.Ref.JSONPath) > 0 || f.Ref.Computed != nil {
-			return nil, apierr.InvalidFilters()
-		}
-		if _, dup := values[f.Ref.Column]; dup {
-			return nil, apierr.InvalidFilters()
-		}
-		values[f.Ref.Column] = f.Value
-	}
-	key := make([][2]string, 0, len(pk))
-	for _, k := range pk {
-		v, ok := values[k]
-		if !ok {
-			return nil, apierr.InvalidFilters()
-		}
-		key = append(key, [2]string{k, v})
-	}
-	return key, nil
 }

@@ -9,37 +9,13 @@ import (
 	"github.com/pgrest/caddy-pgrest/executor/sqltext"
 )
 
-// Call is a planned function call.
-type Call struct {
-	Function *schemacache.Function
-	// Given are the parameters the request supplies, in declaration order;
-	// the others take their defaults.
-	Given []schemacache.Param
-	// WholeBody passes the request body as the function's single
-	// parameter (an unnamed json/jsonb one;
-	// an unnamed text, xml or bytea one takes a raw text/plain, text/xml or
-	// application/octet-stream body).
-	WholeBody bool
-	// Args is the JSON object holding the arguments (or, with WholeBody,
-	// the body itself).
-	Args []byte
-	// Range pages a set of scalars; Count adds its exact total.
-	Range apirequest.Range
-	Count bool
-	// Handler, when set, renders a scalar result: the function returns
-	// its media type domain, and the value is the body as it is.
-	Handler *schemacache.MediaHandler
-	// RecordPageTotal is ReadOptions.RecordPageTotal for CallFunction.
-	RecordPageTotal bool
-}
-
 // CallFunction builds the statement that calls c.Function, which returns
 // a scalar, a set of scalars or void (rows go through CallRead), and
 // shapes its result as PostgREST does: a set as a JSON array, a scalar as
 // its JSON value. Argument values travel in one JSON argument and are
 // converted to the parameter types by json_to_record, so "1", 1 and [1]
 // all reach an integer[] parameter the way PostgreSQL casts them.
-func CallFunction(c Call) Statement {
+func CallFunction(c plan.Call) Statement {
 	f := c.Function
 	g := &gen{}
 	var inner, body sqltext.SQL
@@ -94,7 +70,7 @@ func CallFunction(c Call) Statement {
 // that is not SETOF) instead of an array. The call is a CTE of its own, so
 // it runs once even when an exact count reads its rows a second time (a
 // function that writes would otherwise write twice), as in PostgREST.
-func CallRead(c Call, p *plan.Read, opts ReadOptions, single bool) (Statement, *Statement) {
+func CallRead(c plan.Call, p *plan.Read, opts ReadOptions, single bool) (Statement, *Statement) {
 	g := &gen{}
 	if single && opts.Representation.Media == apirequest.MediaJSON {
 		opts.Representation.Media = apirequest.MediaSingleObject
@@ -152,7 +128,7 @@ func argumentTypeName(p schemacache.Param) (typeSchema, typeName string) {
 // to the caller, for CallFunction and CallRead alike: the body as the one
 // argument, no arguments, or the given ones by name, read out of the JSON
 // object of arguments by json_to_record.
-func (g *gen) callFrom(c Call) sqltext.SQL {
+func (g *gen) callFrom(c plan.Call) sqltext.SQL {
 	args, call := g.callParts(c)
 	if args.IsEmpty() {
 		return call
@@ -161,7 +137,7 @@ func (g *gen) callFrom(c Call) sqltext.SQL {
 }
 
 // writeCallFrom writes callFrom's text.
-func (g *gen) writeCallFrom(b *sqltext.Builder, c Call) {
+func (g *gen) writeCallFrom(b *sqltext.Builder, c plan.Call) {
 	f := c.Function
 	if c.WholeBody || len(c.Given) == 0 {
 		b.Write(g.callFrom(c))
@@ -198,7 +174,7 @@ func (g *gen) writeCallFrom(b *sqltext.Builder, c Call) {
 
 // callInSelect renders the call of c.Function in a select list, as the
 // FROM item pgrst_call with the one column pgrst_scalar.
-func (g *gen) callInSelect(c Call) sqltext.SQL {
+func (g *gen) callInSelect(c plan.Call) sqltext.SQL {
 	args, call := g.callParts(c)
 	sub := sqltext.Fmt("(select %s pgrst_scalar) pgrst_call", call)
 	if args.IsEmpty() {
@@ -210,7 +186,7 @@ func (g *gen) callInSelect(c Call) sqltext.SQL {
 // callParts is the call of c.Function and, when arguments are given by
 // name, the FROM item of json_to_record they are read from (nil
 // otherwise).
-func (g *gen) callParts(c Call) (args, call sqltext.SQL) {
+func (g *gen) callParts(c plan.Call) (args, call sqltext.SQL) {
 	f := c.Function
 	fn := sqltext.Qualified(f.Schema, f.Name)
 	switch {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pgrest/caddy-pgrest/executor/plan"
 	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
 
@@ -18,30 +19,30 @@ func TestCallShapes(t *testing.T) {
 	record := schemacache.Return{Shape: schemacache.ReturnsScalar, Type: "record", Pseudo: true}
 	cases := []struct {
 		name string
-		call Call
+		call plan.Call
 		want []string // substrings of the SQL, in order
 		not  []string
 	}{
 		{name: "a record without arguments is called in a select list",
-			call: Call{Function: &schemacache.Function{Schema: "api", Name: "rec", Returns: record}},
+			call: plan.Call{Function: &schemacache.Function{Schema: "api", Name: "rec", Returns: record}},
 			want: []string{`from (select "api"."rec"() pgrst_scalar) pgrst_call`},
 			not:  []string{`pgrst_call(pgrst_scalar)`}},
 		{name: "a set of records with named arguments is called in a select list after json_to_record",
-			call: Call{Function: &schemacache.Function{Schema: "api", Name: "recs", Params: []schemacache.Param{text},
+			call: plan.Call{Function: &schemacache.Function{Schema: "api", Name: "recs", Params: []schemacache.Param{text},
 				Returns: schemacache.Return{Shape: schemacache.ReturnsScalar, Type: "record", Pseudo: true, Set: true}},
 				Given: []schemacache.Param{text}, Args: []byte(`{"t":"x"}`)},
 			want: []string{`pg_catalog.json_to_record($1::json) as pgrst_args("t" "pg_catalog"."text"), lateral (select "api"."recs"("t" := pgrst_args."t") pgrst_scalar) pgrst_call`}},
 		{name: "a scalar keeps the FROM call with a column alias",
-			call: Call{Function: &schemacache.Function{Schema: "api", Name: "s", Returns: schemacache.Return{Shape: schemacache.ReturnsScalar, Type: "integer"}}},
+			call: plan.Call{Function: &schemacache.Function{Schema: "api", Name: "s", Returns: schemacache.Return{Shape: schemacache.ReturnsScalar, Type: "integer"}}},
 			want: []string{`from "api"."s"() pgrst_call(pgrst_scalar)`}},
 		{name: "character and bit arguments are read as varying types",
-			call: Call{Function: &schemacache.Function{Schema: "api", Name: "cb", Params: []schemacache.Param{chars, charArr, bits},
+			call: plan.Call{Function: &schemacache.Function{Schema: "api", Name: "cb", Params: []schemacache.Param{chars, charArr, bits},
 				Returns: schemacache.Return{Shape: schemacache.ReturnsScalar, Type: "text"}},
 				Given: []schemacache.Param{chars, charArr, bits}, Args: []byte(`{}`)},
 			want: []string{`"c" "pg_catalog"."varchar"`, `"cs" "pg_catalog"."varchar"[]`, `"b" "pg_catalog"."varbit"`},
 			not:  []string{`bpchar`, `"bit"`}},
 		{name: "a raw body is cast to the one parameter's own type",
-			call: Call{Function: &schemacache.Function{Schema: "api", Name: "raw", Params: []schemacache.Param{{Type: "bytea", TypeSchema: "pg_catalog", TypeName: "bytea"}},
+			call: plan.Call{Function: &schemacache.Function{Schema: "api", Name: "raw", Params: []schemacache.Param{{Type: "bytea", TypeSchema: "pg_catalog", TypeName: "bytea"}},
 				Returns: schemacache.Return{Shape: schemacache.ReturnsScalar, Type: "text"}}, WholeBody: true, Args: []byte(`\x00`)},
 			want: []string{`"api"."raw"($1::"pg_catalog"."bytea") pgrst_call(pgrst_scalar)`}},
 	}

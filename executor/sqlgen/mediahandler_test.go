@@ -70,7 +70,7 @@ func TestScalarHandlerBody(t *testing.T) {
 		{false, `pg_catalog.format('%s', (pg_catalog.array_agg(_pgrst_t.pgrst_scalar))[1]) as body`},
 		{true, `coalesce(pg_catalog.encode(((pg_catalog.array_agg(_pgrst_t.pgrst_scalar))[1])::bytea, 'hex'), '') as body`},
 	} {
-		st := sqlgen.CallFunction(sqlgen.Call{Function: fn, Handler: &schemacache.MediaHandler{Function: schemacache.QualifiedName{Schema: "api", Name: "page"},
+		st := sqlgen.CallFunction(plan.Call{Function: fn, Handler: &schemacache.MediaHandler{Function: schemacache.QualifiedName{Schema: "api", Name: "page"},
 			Target: schemacache.QualifiedName{Schema: "api", Name: "page"}, MediaType: "text/html", Binary: c.binary}})
 		if !strings.Contains(st.SQL.String(), c.want) {
 			t.Errorf("SQL\n%s\nlacks\n%s", st.SQL, c.want)

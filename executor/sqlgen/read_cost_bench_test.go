@@ -114,7 +114,7 @@ func BenchmarkWriteAndCallCost(b *testing.B) {
 		b.Fatal(aerr)
 	}
 	opts := sqlgen.ReadOptions{Representation: apirequest.Representation{Media: apirequest.MediaJSON}}
-	m := sqlgen.Mutation{Kind: sqlgen.Insert, Relation: rel, Columns: []string{"id", "name"},
+	m := plan.Mutation{Kind: plan.Insert, Relation: rel, Columns: []string{"id", "name"},
 		Payload: []byte(`[{"id":1,"name":"x"}]`)}
 	b.Run("insert", func(b *testing.B) {
 		b.ReportAllocs()
@@ -124,7 +124,7 @@ func BenchmarkWriteAndCallCost(b *testing.B) {
 		}
 	})
 	text := schemacache.Param{Name: "t", Type: "text", TypeSchema: "pg_catalog", TypeName: "text"}
-	call := sqlgen.Call{Function: &schemacache.Function{Schema: "api", Name: "search_clients", Params: []schemacache.Param{text},
+	call := plan.Call{Function: &schemacache.Function{Schema: "api", Name: "search_clients", Params: []schemacache.Param{text},
 		Returns: schemacache.Return{Shape: schemacache.ReturnsComposite, Set: true, Type: "SETOF api.clients",
 			RelationSchema: "api", RelationName: "clients"}},
 		Given: []schemacache.Param{text}, Args: []byte(`{"t":"x"}`)}

@@ -19,15 +19,17 @@ func TestRecordPageTotal(t *testing.T) {
 	rows := &schemacache.Function{Schema: "api", Name: "r", Returns: schemacache.Return{Shape: schemacache.ReturnsComposite, Set: true}}
 	shapes := map[string]func(record bool) Statement{
 		"write": func(record bool) Statement {
-			return Write(Mutation{Kind: Delete, Relation: rel, Where: &plan.Read{Relation: rel, Alias: "items"}},
+			return Write(plan.Mutation{Kind: plan.Delete, Relation: rel, Where: &plan.Read{Relation: rel, Alias: "items"}},
 				&plan.Read{Relation: rel, Alias: "items"}, WriteOptions{ReadOptions: ReadOptions{RecordPageTotal: record}, Minimal: true})
 		},
 		"call returning rows": func(record bool) Statement {
-			st, _ := CallRead(Call{Function: rows}, &plan.Read{Relation: rel, Alias: "r"}, ReadOptions{RecordPageTotal: record}, false)
+			st, _ := CallRead(plan.Call{Function: rows}, &plan.Read{Relation: rel, Alias: "r"}, ReadOptions{RecordPageTotal: record}, false)
 			return st
 		},
-		"scalar call":    func(record bool) Statement { return CallFunction(Call{Function: scalar, RecordPageTotal: record}) },
-		"set of scalars": func(record bool) Statement { return CallFunction(Call{Function: scalars, RecordPageTotal: record}) },
+		"scalar call": func(record bool) Statement { return CallFunction(plan.Call{Function: scalar, RecordPageTotal: record}) },
+		"set of scalars": func(record bool) Statement {
+			return CallFunction(plan.Call{Function: scalars, RecordPageTotal: record})
+		},
 	}
 	const recorded = `pg_catalog.set_config('pgrst.page_total', pg_catalog.count(_pgrst_t)::text, true)::bigint as page_total`
 	for name, build := range shapes {

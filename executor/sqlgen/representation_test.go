@@ -138,7 +138,7 @@ func TestWriteParsesBodiesThroughRepresentations(t *testing.T) {
 		t.Fatalf("parsers %v, want label_color's only", parsers)
 	}
 	p := &plan.Read{Relation: rel, Alias: "todos"}
-	ins := sqlgen.Write(sqlgen.Mutation{Kind: sqlgen.Insert, Relation: rel, Columns: cols, Parsers: parsers,
+	ins := sqlgen.Write(plan.Mutation{Kind: plan.Insert, Relation: rel, Columns: cols, Parsers: parsers,
 		Payload: []byte(`[{"id":1,"label_color":"#000001"}]`)}, p, sqlgen.WriteOptions{Minimal: true}).SQL.String()
 	for _, w := range []string{
 		`"reps"."color"(pgrst_el.j -> $1::text)`,
@@ -148,7 +148,7 @@ func TestWriteParsesBodiesThroughRepresentations(t *testing.T) {
 			t.Errorf("the insert lacks %s\n%s", w, ins)
 		}
 	}
-	upd := sqlgen.Write(sqlgen.Mutation{Kind: sqlgen.Update, Relation: rel, Columns: cols, Parsers: parsers,
+	upd := sqlgen.Write(plan.Mutation{Kind: plan.Update, Relation: rel, Columns: cols, Parsers: parsers,
 		Payload: []byte(`{"label_color":"#000001"}`)}, p, sqlgen.WriteOptions{Minimal: true}).SQL.String()
 	for _, w := range []string{
 		`"label_color" = "reps"."color"(pgrst_el.j -> $2::text)`,

@@ -8,50 +8,6 @@ import (
 	"github.com/pgrest/caddy-pgrest/executor/sqltext"
 )
 
-// MutationKind is the statement a write runs.
-type MutationKind int
-
-// Mutations.
-const (
-	Insert MutationKind = iota
-	Update
-	Delete
-)
-
-// Mutation is a planned write on one relation.
-type Mutation struct {
-	Kind     MutationKind
-	Relation *schemacache.Relation
-	// Columns are the payload's columns, in order (Insert, Update).
-	Columns []string
-	// ColumnsListed says Columns come from columns=: the payload's other
-	// keys are then ignored, their values never read.
-	ColumnsListed bool
-	// Payload is a JSON array of row objects (Insert) or one object
-	// (Update); it travels as one argument.
-	Payload []byte
-	// MissingDefault fills absent keys with the column default
-	// (Prefer: missing=default) instead of NULL.
-	MissingDefault bool
-	// OnConflict makes an Insert an upsert on these columns; IgnoreDuplicates
-	// skips conflicting rows instead of merging them.
-	OnConflict       []string
-	IgnoreDuplicates bool
-	// Where restricts Update and Delete; it is the filters of the plan's
-	// root, rendered against the relation.
-	Where *plan.Read
-	// Limit and Offset bound Update and Delete to a slice of the rows in
-	// Where's order, as PostgREST's limited update and delete do.
-	Limit  *int64
-	Offset int64
-	// KeyMatch (PUT) keeps only payload rows whose key equals the URL's:
-	// column name to the filter's value.
-	KeyMatch [][2]string
-	// Parsers are the data representations that parse the payload's
-	// values of some columns from JSON, by column name.
-	Parsers map[string]*schemacache.Representation
-}
-
 // WriteOptions shape the response part of a write statement.
 type WriteOptions struct {
 	ReadOptions
@@ -65,7 +21,7 @@ type WriteOptions struct {
 
 // Write renders a mutation whose written rows the read plan p shapes
 // into the response (return=representation), or only counts.
-func Write(m Mutation, p *plan.Read, opts WriteOptions) Statement {
+func Write(m plan.Mutation, p *plan.Read, opts WriteOptions) Statement {
 	g := &gen{}
 	table := sqltext.Qualified(m.Relation.Schema, m.Relation.Name)
 	alias := sqltext.Ident(m.Relation.Name)
@@ -92,9 +48,9 @@ func Write(m Mutation, p *plan.Read, opts WriteOptions) Statement {
 	w.Const("with ")
 	w.Const("pgrst_mutation as (")
 	switch m.Kind {
-	case Insert:
+	case plan.Insert:
 		g.writeInsert(&w, m, table, alias, opts.CountInserted)
-	case Update:
+	case plan.Update:
 		if len(m.Columns) == 0 {
 			// Nothing to set: touch no row, as PostgREST answers an
 			// empty PATCH, and read no column the response does not
@@ -110,11 +66,11 @@ func Write(m Mutation, p *plan.Read, opts WriteOptions) Statement {
 			break
 		}
 		w.Write(g.update(m, table, alias))
-	case Delete:
+	case plan.Delete:
 		w.Write(sqltext.Fmt("delete from %s as %s%s", table, alias, g.writeWhere(m, table, alias)))
 	}
 	switch {
-	case m.Kind == Update && len(m.Columns) == 0:
+	case m.Kind == plan.Update && len(m.Columns) == 0:
 		// the no-op select already yields the (no) rows
 	case len(cols) == 0:
 		w.Const(" returning 1")
@@ -153,7 +109,7 @@ const (
 
 // writeInsert writes INSERT ... SELECT from the JSON payload; count
 // keeps the tally of inserted rows an upsert's status needs.
-func (g *gen) writeInsert(b *sqltext.Builder, m Mutation, table, alias sqltext.SQL, count bool) {
+func (g *gen) writeInsert(b *sqltext.Builder, m plan.Mutation, table, alias sqltext.SQL, count bool) {
 	b.Const("insert into ")
 	b.Write(table)
 	b.Const(" as ")
@@ -233,7 +189,7 @@ func (g *gen) writeInsert(b *sqltext.Builder, m Mutation, table, alias sqltext.S
 // each row; PostgreSQL neither pulls up nor drops a subquery output that
 // calls a volatile function such as nextval. Its only outputs are the
 // columns, named as the table's, so none can clash.
-func (g *gen) rowDefaults(m Mutation) sqltext.SQL {
+func (g *gen) rowDefaults(m plan.Mutation) sqltext.SQL {
 	var defaults []sqltext.SQL
 	for _, c := range m.Columns {
 		if d, ok := g.missingDefault(m, c); ok {
@@ -248,7 +204,7 @@ func (g *gen) rowDefaults(m Mutation) sqltext.SQL {
 
 // onConflict renders the upsert clause; count takes an updated row back
 // out of the tally of inserted ones.
-func (g *gen) onConflict(m Mutation, count bool) sqltext.SQL {
+func (g *gen) onConflict(m plan.Mutation, count bool) sqltext.SQL {
 	if len(m.OnConflict) == 0 {
 		return sqltext.SQL{}
 	}
@@ -288,7 +244,7 @@ func writeColumnNames(b *sqltext.Builder, qualifier sqltext.SQL, names []string)
 
 // update renders UPDATE ... SET from the JSON payload object, which has
 // at least one column to set.
-func (g *gen) update(m Mutation, table, alias sqltext.SQL) sqltext.SQL {
+func (g *gen) update(m plan.Mutation, table, alias sqltext.SQL) sqltext.SQL {
 	// The payload is bound first, then the keys the defaults test, then
 	// the filter values writeWhere binds. The object is read as a row of
 	// json_array_elements, which PostgreSQL cannot fold into a constant
@@ -321,7 +277,7 @@ func (g *gen) update(m Mutation, table, alias sqltext.SQL) sqltext.SQL {
 // is an expression, which no quoting could render. ok is false without
 // missing=default or when the column has no default (the value is then
 // NULL, as in PostgREST).
-func (g *gen) missingDefault(m Mutation, c string) (sqltext.SQL, bool) {
+func (g *gen) missingDefault(m plan.Mutation, c string) (sqltext.SQL, bool) {
 	if !m.MissingDefault {
 		return sqltext.SQL{}, false
 	}
@@ -334,7 +290,7 @@ func (g *gen) missingDefault(m Mutation, c string) (sqltext.SQL, bool) {
 
 // writeWhere renders the filters of an Update or Delete; with a limit or
 // an offset, the rows are picked by ctid in the requested order first.
-func (g *gen) writeWhere(m Mutation, table, alias sqltext.SQL) sqltext.SQL {
+func (g *gen) writeWhere(m plan.Mutation, table, alias sqltext.SQL) sqltext.SQL {
 	w := m.Where
 	if w == nil {
 		return sqltext.SQL{}
@@ -371,7 +327,7 @@ func (g *gen) parsedJSON(parser *schemacache.Representation, obj sqltext.SQL, c 
 // type would refuse, or of no column at all, is no error, as in PostgREST
 // (InsertSpec "ignores json keys not included in ?columns; parses only the
 // ones specified").
-func (g *gen) payloadObject(m Mutation, obj sqltext.SQL) sqltext.SQL {
+func (g *gen) payloadObject(m plan.Mutation, obj sqltext.SQL) sqltext.SQL {
 	var keys []string
 	for _, c := range m.Columns {
 		if _, ok := m.Parsers[c]; ok == !m.ColumnsListed {

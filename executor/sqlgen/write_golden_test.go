@@ -62,7 +62,7 @@ var jsonRead = sqlgen.ReadOptions{Representation: apirequest.Representation{Medi
 
 // write is a Write of m on clients (or m.Relation) returning what
 // returnQuery selects.
-func (w writeGoldenSchema) write(t *testing.T, m sqlgen.Mutation, returnQuery string, opts sqlgen.WriteOptions) sqlgen.Statement {
+func (w writeGoldenSchema) write(t *testing.T, m plan.Mutation, returnQuery string, opts sqlgen.WriteOptions) sqlgen.Statement {
 	t.Helper()
 	if m.Relation == nil {
 		m.Relation = w.rel(t, w.cache, "clients")
@@ -77,88 +77,88 @@ var clientRows = []byte(`[{"id":1,"name":"a"}]`)
 
 var writeGoldenCases = []writeGoldenCase{
 	{"insert_returning_columns", func(t *testing.T, w writeGoldenSchema) sqlgen.Statement {
-		return w.write(t, sqlgen.Mutation{Kind: sqlgen.Insert, Columns: []string{"id", "name"}, Payload: clientRows},
+		return w.write(t, plan.Mutation{Kind: plan.Insert, Columns: []string{"id", "name"}, Payload: clientRows},
 			"select=id,name", sqlgen.WriteOptions{})
 	}},
 	{"insert_returning_star", func(t *testing.T, w writeGoldenSchema) sqlgen.Statement {
-		return w.write(t, sqlgen.Mutation{Kind: sqlgen.Insert, Columns: []string{"name"}, Payload: clientRows},
+		return w.write(t, plan.Mutation{Kind: plan.Insert, Columns: []string{"name"}, Payload: clientRows},
 			"", sqlgen.WriteOptions{})
 	}},
 	{"insert_returning_embed", func(t *testing.T, w writeGoldenSchema) sqlgen.Statement {
-		return w.write(t, sqlgen.Mutation{Kind: sqlgen.Insert, Columns: []string{"id", "name"}, Payload: clientRows},
+		return w.write(t, plan.Mutation{Kind: plan.Insert, Columns: []string{"id", "name"}, Payload: clientRows},
 			"select=name,projects(id)", sqlgen.WriteOptions{})
 	}},
 	{"insert_minimal", func(t *testing.T, w writeGoldenSchema) sqlgen.Statement {
-		return w.write(t, sqlgen.Mutation{Kind: sqlgen.Insert, Columns: []string{"id", "name"}, Payload: clientRows},
+		return w.write(t, plan.Mutation{Kind: plan.Insert, Columns: []string{"id", "name"}, Payload: clientRows},
 			"", sqlgen.WriteOptions{Minimal: true})
 	}},
 	{"insert_defaults", func(t *testing.T, w writeGoldenSchema) sqlgen.Statement {
-		return w.write(t, sqlgen.Mutation{Kind: sqlgen.Insert, Payload: []byte(`[{}]`)}, "", sqlgen.WriteOptions{})
+		return w.write(t, plan.Mutation{Kind: plan.Insert, Payload: []byte(`[{}]`)}, "", sqlgen.WriteOptions{})
 	}},
 	{"insert_defaults_upsert_counted", func(t *testing.T, w writeGoldenSchema) sqlgen.Statement {
-		return w.write(t, sqlgen.Mutation{Kind: sqlgen.Insert, Payload: []byte(`[{}]`), OnConflict: []string{"id"}},
+		return w.write(t, plan.Mutation{Kind: plan.Insert, Payload: []byte(`[{}]`), OnConflict: []string{"id"}},
 			"", sqlgen.WriteOptions{CountInserted: true})
 	}},
 	{"insert_missing_default", func(t *testing.T, w writeGoldenSchema) sqlgen.Statement {
-		return w.write(t, sqlgen.Mutation{Kind: sqlgen.Insert, Columns: []string{"id", "name"}, Payload: clientRows,
+		return w.write(t, plan.Mutation{Kind: plan.Insert, Columns: []string{"id", "name"}, Payload: clientRows,
 			MissingDefault: true}, "select=id", sqlgen.WriteOptions{})
 	}},
 	{"upsert_merge_counted", func(t *testing.T, w writeGoldenSchema) sqlgen.Statement {
-		return w.write(t, sqlgen.Mutation{Kind: sqlgen.Insert, Columns: []string{"id", "name"}, Payload: clientRows,
+		return w.write(t, plan.Mutation{Kind: plan.Insert, Columns: []string{"id", "name"}, Payload: clientRows,
 			OnConflict: []string{"id"}}, "select=id,name", sqlgen.WriteOptions{CountInserted: true})
 	}},
 	{"upsert_ignore", func(t *testing.T, w writeGoldenSchema) sqlgen.Statement {
-		return w.write(t, sqlgen.Mutation{Kind: sqlgen.Insert, Columns: []string{"id", "name"}, Payload: clientRows,
+		return w.write(t, plan.Mutation{Kind: plan.Insert, Columns: []string{"id", "name"}, Payload: clientRows,
 			OnConflict: []string{"id"}, IgnoreDuplicates: true}, "select=id", sqlgen.WriteOptions{})
 	}},
 	{"put_key_match", func(t *testing.T, w writeGoldenSchema) sqlgen.Statement {
-		return w.write(t, sqlgen.Mutation{Kind: sqlgen.Insert, Columns: []string{"id", "name"}, Payload: clientRows,
+		return w.write(t, plan.Mutation{Kind: plan.Insert, Columns: []string{"id", "name"}, Payload: clientRows,
 			OnConflict: []string{"id"}, KeyMatch: [][2]string{{"id", "1"}}}, "select=id,name",
 			sqlgen.WriteOptions{CountInserted: true})
 	}},
 	{"insert_parsed_by_representation", func(t *testing.T, w writeGoldenSchema) sqlgen.Statement {
 		rel := w.rel(t, w.reprs, "todos")
 		cols := []string{"id", "label_color"}
-		return sqlgen.Write(sqlgen.Mutation{Kind: sqlgen.Insert, Relation: rel, Columns: cols,
+		return sqlgen.Write(plan.Mutation{Kind: plan.Insert, Relation: rel, Columns: cols,
 			Parsers: plan.JSONParsers(w.reprs, rel, cols), Payload: []byte(`[{"id":1,"label_color":"#000001"}]`)},
 			w.readPlan(t, w.reprs, "todos", "select=id,label_color"), sqlgen.WriteOptions{ReadOptions: jsonRead})
 	}},
 	{"update_filtered", func(t *testing.T, w writeGoldenSchema) sqlgen.Statement {
-		return w.write(t, sqlgen.Mutation{Kind: sqlgen.Update, Columns: []string{"name"}, Payload: []byte(`{"name":"b"}`),
+		return w.write(t, plan.Mutation{Kind: plan.Update, Columns: []string{"name"}, Payload: []byte(`{"name":"b"}`),
 			Where: w.readPlan(t, w.cache, "clients", "id=eq.1&name=like.a*")}, "select=id,name", sqlgen.WriteOptions{})
 	}},
 	{"update_missing_default", func(t *testing.T, w writeGoldenSchema) sqlgen.Statement {
-		return w.write(t, sqlgen.Mutation{Kind: sqlgen.Update, Columns: []string{"name"}, Payload: []byte(`{}`),
+		return w.write(t, plan.Mutation{Kind: plan.Update, Columns: []string{"name"}, Payload: []byte(`{}`),
 			MissingDefault: true, Where: w.readPlan(t, w.cache, "clients", "id=eq.1")}, "", sqlgen.WriteOptions{})
 	}},
 	{"update_empty", func(t *testing.T, w writeGoldenSchema) sqlgen.Statement {
-		return w.write(t, sqlgen.Mutation{Kind: sqlgen.Update, Payload: []byte(`{}`),
+		return w.write(t, plan.Mutation{Kind: plan.Update, Payload: []byte(`{}`),
 			Where: w.readPlan(t, w.cache, "clients", "id=eq.1")}, "select=id,name", sqlgen.WriteOptions{})
 	}},
 	{"update_empty_minimal", func(t *testing.T, w writeGoldenSchema) sqlgen.Statement {
-		return w.write(t, sqlgen.Mutation{Kind: sqlgen.Update, Payload: []byte(`{}`)}, "", sqlgen.WriteOptions{Minimal: true})
+		return w.write(t, plan.Mutation{Kind: plan.Update, Payload: []byte(`{}`)}, "", sqlgen.WriteOptions{Minimal: true})
 	}},
 	{"update_limited", func(t *testing.T, w writeGoldenSchema) sqlgen.Statement {
 		limit := int64(10)
-		return w.write(t, sqlgen.Mutation{Kind: sqlgen.Update, Columns: []string{"name"}, Payload: []byte(`{"name":"b"}`),
+		return w.write(t, plan.Mutation{Kind: plan.Update, Columns: []string{"name"}, Payload: []byte(`{"name":"b"}`),
 			Where: w.readPlan(t, w.cache, "clients", "name=eq.a&order=id.desc"), Limit: &limit, Offset: 5},
 			"select=id", sqlgen.WriteOptions{})
 	}},
 	{"update_parsed_by_representation", func(t *testing.T, w writeGoldenSchema) sqlgen.Statement {
 		rel := w.rel(t, w.reprs, "todos")
 		cols := []string{"label_color"}
-		return sqlgen.Write(sqlgen.Mutation{Kind: sqlgen.Update, Relation: rel, Columns: cols,
+		return sqlgen.Write(plan.Mutation{Kind: plan.Update, Relation: rel, Columns: cols,
 			Parsers: plan.JSONParsers(w.reprs, rel, cols), Payload: []byte(`{"label_color":"#000001"}`)},
 			w.readPlan(t, w.reprs, "todos", ""), sqlgen.WriteOptions{Minimal: true})
 	}},
 	{"delete_filtered", func(t *testing.T, w writeGoldenSchema) sqlgen.Statement {
-		return w.write(t, sqlgen.Mutation{Kind: sqlgen.Delete, Where: w.readPlan(t, w.cache, "clients", "id=in.(1,2)")},
+		return w.write(t, plan.Mutation{Kind: plan.Delete, Where: w.readPlan(t, w.cache, "clients", "id=in.(1,2)")},
 			"select=id", sqlgen.WriteOptions{ReadOptions: sqlgen.ReadOptions{Count: "exact",
 				Representation: apirequest.Representation{Media: apirequest.MediaSingleObject}}})
 	}},
 	{"delete_minimal_limited", func(t *testing.T, w writeGoldenSchema) sqlgen.Statement {
 		limit := int64(1)
-		return w.write(t, sqlgen.Mutation{Kind: sqlgen.Delete, Where: w.readPlan(t, w.cache, "clients", "order=id"),
+		return w.write(t, plan.Mutation{Kind: plan.Delete, Where: w.readPlan(t, w.cache, "clients", "order=id"),
 			Limit: &limit}, "", sqlgen.WriteOptions{Minimal: true})
 	}},
 	{"call_rows", func(t *testing.T, w writeGoldenSchema) sqlgen.Statement {
@@ -204,9 +204,9 @@ var writeGoldenCases = []writeGoldenCase{
 }
 
 // goldenCall calls a function of one text argument returning clients.
-func goldenCall() sqlgen.Call {
+func goldenCall() plan.Call {
 	text := schemacache.Param{Name: "t", Type: "text", TypeSchema: "pg_catalog", TypeName: "text"}
-	return sqlgen.Call{Function: &schemacache.Function{Schema: "api", Name: "search_clients", Params: []schemacache.Param{text},
+	return plan.Call{Function: &schemacache.Function{Schema: "api", Name: "search_clients", Params: []schemacache.Param{text},
 		Returns: schemacache.Return{Shape: schemacache.ReturnsComposite, Set: true, Type: "SETOF api.clients",
 			RelationSchema: "api", RelationName: "clients"}},
 		Given: []schemacache.Param{text}, Args: []byte(`{"t":"x"}`)}

@@ -231,7 +231,7 @@ var readMedia = []apirequest.MediaType{apirequest.MediaJSON, apirequest.MediaSin
 //
 //   - read: ParseQuery, Negotiate, BuildRead and sqlgen.Read;
 //   - insert, upsert, update: ParseQuery, BuildRead and sqlgen.Write of
-//     the sqlgen.Mutation the executor builds for a POST or PATCH with
+//     the plan.Mutation the executor builds for a POST or PATCH with
 //     return=minimal (executor/write.go, unexported, so rebuilt here: see
 //     planWrite);
 //   - call: the function resolved from the schema cache and
@@ -298,7 +298,7 @@ func planRead(cache *schemacache.Cache, wl *workload) (sqlgen.Statement, error) 
 
 // planWrite is what executor/write.go does for a write of one JSON
 // object with Prefer: return=minimal: the body becomes a one-element JSON
-// array (executor/payload.go), its keys in body order the columns; a
+// array (executor/apirequest/payload.go), its keys in body order the columns; a
 // POST inserts it, merged on the primary key with
 // resolution=merge-duplicates (the inserted rows counted); a PATCH
 // updates the rows its filters choose, from the object. The read plan's
@@ -338,17 +338,17 @@ func planWrite(cache *schemacache.Cache, wl *workload) (sqlgen.Statement, error)
 			return sqlgen.Statement{}, fmt.Errorf("the request body names %q, not a column of %s", k, rel.Name)
 		}
 	}
-	m := sqlgen.Mutation{Relation: rel, Columns: keys, Parsers: plan.JSONParsers(cache, rel, keys)}
+	m := plan.Mutation{Relation: rel, Columns: keys, Parsers: plan.JSONParsers(cache, rel, keys)}
 	switch wl.kind {
 	case insert:
-		m.Kind, m.Payload = sqlgen.Insert, append(append([]byte{'['}, body...), ']')
+		m.Kind, m.Payload = plan.Insert, append(append([]byte{'['}, body...), ']')
 	case upsert:
 		if wl.prefer != "resolution=merge-duplicates, return=minimal" {
 			return sqlgen.Statement{}, fmt.Errorf("planWrite rebuilds a merging upsert, not Prefer: %s", wl.prefer)
 		}
-		m.Kind, m.Payload, m.OnConflict = sqlgen.Insert, append(append([]byte{'['}, body...), ']'), rel.PrimaryKey
+		m.Kind, m.Payload, m.OnConflict = plan.Insert, append(append([]byte{'['}, body...), ']'), rel.PrimaryKey
 	case update:
-		m.Kind, m.Payload = sqlgen.Update, body
+		m.Kind, m.Payload = plan.Update, body
 		m.Where = &plan.Read{Relation: rel, Alias: p.Alias, Where: p.Where, Order: p.Order}
 		m.Limit, m.Offset = p.Range.Limit, p.Range.Offset
 	}
@@ -386,7 +386,7 @@ func planCall(cache *schemacache.Cache, wl *workload) (sqlgen.Statement, error) 
 	if err != nil {
 		return sqlgen.Statement{}, fmt.Errorf("the request body: %w", err)
 	}
-	c := sqlgen.Call{Function: fn, Args: body}
+	c := plan.Call{Function: fn, Args: body}
 	for _, p := range fn.Params {
 		if slices.Contains(keys, p.Name) {
 			c.Given = append(c.Given, p)

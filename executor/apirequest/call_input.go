@@ -1,4 +1,4 @@
-package executor
+package apirequest
 
 import (
 	"bytes"
@@ -7,29 +7,28 @@ import (
 	"sort"
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
-	"github.com/pgrest/caddy-pgrest/executor/apirequest"
 	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
 
-// callInput is what a request passes to a function, read before the
+// CallInput is what a request passes to a function, read before the
 // function is known.
-type callInput struct {
-	// keys are the argument names, sorted: they choose the overload.
-	keys []string
-	// object is the JSON object of named arguments of a JSON or CSV body
+type CallInput struct {
+	// Keys are the argument names, sorted: they choose the overload.
+	Keys []string
+	// Object is the JSON object of named arguments of a JSON or CSV body
 	// (an array's first element: PostgREST calls the function once, with
 	// the first object).
-	object []byte
-	// values are the arguments of a query string or form body, a name
+	Object []byte
+	// Values are the arguments of a query string or form body, a name
 	// given more than once keeping every value.
-	values map[string][]string
-	// body goes whole to a function's single unnamed parameter: the JSON
+	Values map[string][]string
+	// Body goes whole to a function's single unnamed parameter: the JSON
 	// body to a json or jsonb one, the raw body to a text, xml or bytea one.
-	body []byte
-	// rawType is the type of unnamed parameter a raw body calls for:
+	Body []byte
+	// RawType is the type of unnamed parameter a raw body calls for:
 	// text (text/plain), xml (text/xml) or bytea (application/octet-stream);
 	// "" for every other body.
-	rawType string
+	RawType string
 }
 
 // rawBodyTypes maps the media types whose body is passed raw to the type of
@@ -40,23 +39,23 @@ var rawBodyTypes = map[string]string{
 	"application/octet-stream": "bytea",
 }
 
-// readCallInput reads the arguments: the body of a POST by its media type,
+// ReadCallInput reads the arguments: the body of a POST by its media type,
 // the query string's arguments of a GET or HEAD. columns= of a POST names
 // the body keys that are arguments; the others are ignored, as in
 // PostgREST.
-func readCallInput(req *apirequest.Request, q *apirequest.Query, isPost bool) (*callInput, *apierr.Error) {
+func ReadCallInput(req *Request, q *Query, isPost bool) (*CallInput, *apierr.Error) {
 	if !isPost {
-		in := &callInput{values: map[string][]string{}}
+		in := &CallInput{Values: map[string][]string{}}
 		for _, p := range q.RPCParams {
-			in.values[p.Name] = append(in.values[p.Name], p.Value)
+			in.Values[p.Name] = append(in.Values[p.Name], p.Value)
 		}
-		in.keys = sortedArgNames(in.values)
+		in.Keys = sortedArgNames(in.Values)
 		return in, nil
 	}
 	if t, ok := rawBodyTypes[req.ContentType]; ok {
-		return &callInput{body: req.Body, rawType: t}, nil
+		return &CallInput{Body: req.Body, RawType: t}, nil
 	}
-	var in *callInput
+	var in *CallInput
 	var aerr *apierr.Error
 	switch req.ContentType {
 	case "application/json":
@@ -66,13 +65,13 @@ func readCallInput(req *apirequest.Request, q *apirequest.Query, isPost bool) (*
 		if err != nil {
 			return nil, apierr.InvalidBody("Invalid form body: " + err.Error())
 		}
-		in = &callInput{values: form, keys: sortedArgNames(form)}
+		in = &CallInput{Values: form, Keys: sortedArgNames(form)}
 	case "text/csv":
 		p, perr := csvPayload(req.Body)
 		if perr != nil {
 			return nil, perr
 		}
-		in, aerr = jsonCallInput(p.rows, false)
+		in, aerr = jsonCallInput(p.Rows, false)
 	default:
 		return nil, apierr.UnsupportedContentType(req.ContentType)
 	}
@@ -80,8 +79,8 @@ func readCallInput(req *apirequest.Request, q *apirequest.Query, isPost bool) (*
 		return nil, aerr
 	}
 	if q.Columns != nil {
-		in.keys = append([]string(nil), q.Columns...)
-		sort.Strings(in.keys)
+		in.Keys = append([]string(nil), q.Columns...)
+		sort.Strings(in.Keys)
 	}
 	return in, nil
 }
@@ -91,10 +90,10 @@ func readCallInput(req *apirequest.Request, q *apirequest.Query, isPost bool) (*
 // function with its first object; anything else is no arguments, and an
 // empty array to a single unnamed json parameter. anyShape (columns=
 // given) skips the check that an array's objects carry the same keys.
-func jsonCallInput(raw []byte, anyShape bool) (*callInput, *apierr.Error) {
+func jsonCallInput(raw []byte, anyShape bool) (*CallInput, *apierr.Error) {
 	body := bytes.TrimSpace(raw)
 	if len(body) == 0 {
-		return &callInput{object: []byte("{}"), body: []byte("{}")}, nil
+		return &CallInput{Object: []byte("{}"), Body: []byte("{}")}, nil
 	}
 	if !json.Valid(body) {
 		return nil, apierr.InvalidBody("Empty or invalid json")
@@ -106,13 +105,13 @@ func jsonCallInput(raw []byte, anyShape bool) (*callInput, *apierr.Error) {
 			return nil, apierr.InvalidBody("Empty or invalid json")
 		}
 		sort.Strings(keys)
-		return &callInput{keys: dedupSorted(keys), object: body, body: body}, nil
+		return &CallInput{Keys: dedupSorted(keys), Object: body, Body: body}, nil
 	case '[':
 		var elems []json.RawMessage
 		if err := json.Unmarshal(body, &elems); err != nil {
 			return nil, apierr.InvalidBody("Empty or invalid json")
 		}
-		in := &callInput{object: []byte("{}"), body: body}
+		in := &CallInput{Object: []byte("{}"), Body: body}
 		if len(elems) == 0 {
 			return in, nil
 		}
@@ -132,27 +131,27 @@ func jsonCallInput(raw []byte, anyShape bool) (*callInput, *apierr.Error) {
 				}
 			}
 		}
-		in.keys, in.object = first, elems[0]
+		in.Keys, in.Object = first, elems[0]
 		return in, nil
 	}
 	// A number, string, boolean or null: no arguments, and an empty array
 	// for a single unnamed json parameter, as PostgREST truncates it.
-	return &callInput{object: []byte("{}"), body: []byte("[]")}, nil
+	return &CallInput{Object: []byte("{}"), Body: []byte("[]")}, nil
 }
 
-// argumentsFor is the JSON object of arguments for fn. A name given more
+// ArgumentsFor is the JSON object of arguments for fn. A name given more
 // than once in a query string or form is an array for a variadic or array
 // parameter and its last value otherwise, as PostgREST reads it.
-func (in *callInput) argumentsFor(fn *schemacache.Function) []byte {
-	if in.values == nil {
-		return in.object
+func (in *CallInput) ArgumentsFor(fn *schemacache.Function) []byte {
+	if in.Values == nil {
+		return in.Object
 	}
 	multi := map[string]bool{}
 	for _, p := range fn.Params {
 		multi[p.Name] = p.Variadic || p.TypeArrayDims > 0
 	}
-	obj := make(map[string]any, len(in.values))
-	for k, vs := range in.values {
+	obj := make(map[string]any, len(in.Values))
+	for k, vs := range in.Values {
 		switch {
 		case multi[k] && len(vs) > 1:
 			obj[k] = vs

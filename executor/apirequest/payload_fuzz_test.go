@@ -1,4 +1,4 @@
-package executor
+package apirequest
 
 import (
 	"bytes"
@@ -31,7 +31,7 @@ func FuzzJSONPayload(f *testing.F) {
 		f.Add(seed, false)
 	}
 	f.Fuzz(func(t *testing.T, body string, anyKeys bool) {
-		p, err := parsePayload("application/json", []byte(body), anyKeys)
+		p, err := ParsePayload("application/json", []byte(body), anyKeys)
 		if err != nil {
 			expectBodyError(t, body, err)
 			if err.Code != "PGRST102" {
@@ -40,20 +40,20 @@ func FuzzJSONPayload(f *testing.F) {
 			return
 		}
 		var rows []map[string]json.RawMessage
-		if jerr := json.Unmarshal(p.rows, &rows); jerr != nil {
-			t.Fatalf("%q: rows %s are not an array of objects: %v", body, p.rows, jerr)
+		if jerr := json.Unmarshal(p.Rows, &rows); jerr != nil {
+			t.Fatalf("%q: rows %s are not an array of objects: %v", body, p.Rows, jerr)
 		}
-		if len(rows) != p.count {
-			t.Fatalf("%q: count %d for %d rows", body, p.count, len(rows))
+		if len(rows) != p.Count {
+			t.Fatalf("%q: count %d for %d rows", body, p.Count, len(rows))
 		}
 		if len(rows) == 0 {
 			return
 		}
-		if got, want := sortedUnique(p.keys), sortedKeys(rows[0]); !slices.Equal(got, want) || len(got) != len(p.keys) {
-			t.Fatalf("%q: keys %q, the first object has %q", body, p.keys, want)
+		if got, want := sortedUnique(p.Keys), sortedKeys(rows[0]); !slices.Equal(got, want) || len(got) != len(p.Keys) {
+			t.Fatalf("%q: keys %q, the first object has %q", body, p.Keys, want)
 		}
-		if p.object != nil && (p.count != 1 || !json.Valid(p.object)) {
-			t.Fatalf("%q: object %s with count %d", body, p.object, p.count)
+		if p.Object != nil && (p.Count != 1 || !json.Valid(p.Object)) {
+			t.Fatalf("%q: object %s with count %d", body, p.Object, p.Count)
 		}
 	})
 }
@@ -66,11 +66,11 @@ func FuzzCSVPayload(f *testing.F) {
 	f.Add("id", "name", "\"q\"", "line\nbreak", " spaced ", "é", "a\n\"unterminated")
 	f.Add("", "x", "", "", "", "", "")
 	f.Fuzz(func(t *testing.T, h1, h2, v1, v2, v3, v4, raw string) {
-		p, err := parsePayload("text/csv", []byte(raw), false)
+		p, err := ParsePayload("text/csv", []byte(raw), false)
 		if err != nil {
 			expectBodyError(t, raw, err)
-		} else if !json.Valid(p.rows) {
-			t.Fatalf("%q: rows %s are not JSON", raw, p.rows)
+		} else if !json.Valid(p.Rows) {
+			t.Fatalf("%q: rows %s are not JSON", raw, p.Rows)
 		}
 
 		header := []string{h1, h2}
@@ -81,16 +81,16 @@ func FuzzCSVPayload(f *testing.F) {
 		var buf bytes.Buffer
 		w := csv.NewWriter(&buf)
 		_ = w.WriteAll(append([][]string{header}, table...))
-		p, err = parsePayload("text/csv", buf.Bytes(), false)
+		p, err = ParsePayload("text/csv", buf.Bytes(), false)
 		if err != nil {
 			t.Fatalf("%q: %v", buf.String(), err)
 		}
 		var rows []map[string]*string
-		if jerr := json.Unmarshal(p.rows, &rows); jerr != nil || len(rows) != len(table) || p.count != len(table) {
-			t.Fatalf("%q: rows %s (count %d): %v", buf.String(), p.rows, p.count, jerr)
+		if jerr := json.Unmarshal(p.Rows, &rows); jerr != nil || len(rows) != len(table) || p.Count != len(table) {
+			t.Fatalf("%q: rows %s (count %d): %v", buf.String(), p.Rows, p.Count, jerr)
 		}
-		if !slices.Equal(p.keys, header) {
-			t.Fatalf("%q: keys %q", buf.String(), p.keys)
+		if !slices.Equal(p.Keys, header) {
+			t.Fatalf("%q: keys %q", buf.String(), p.Keys)
 		}
 		for i, rec := range table {
 			for j, name := range header {
@@ -131,27 +131,27 @@ func FuzzFormPayload(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, body string) {
-		p, err := parsePayload("application/x-www-form-urlencoded", []byte(body), false)
+		p, err := ParsePayload("application/x-www-form-urlencoded", []byte(body), false)
 		if err != nil {
 			expectBodyError(t, body, err)
 			return
 		}
 		var obj map[string]string
-		if jerr := json.Unmarshal(p.object, &obj); jerr != nil {
-			t.Fatalf("%q: object %s: %v", body, p.object, jerr)
+		if jerr := json.Unmarshal(p.Object, &obj); jerr != nil {
+			t.Fatalf("%q: object %s: %v", body, p.Object, jerr)
 		}
-		if got := sortedUnique(p.keys); !slices.Equal(got, sortedKeys(obj)) || len(got) != len(p.keys) {
+		if got := sortedUnique(p.Keys); !slices.Equal(got, sortedKeys(obj)) || len(got) != len(p.Keys) {
 			// JSON cannot carry invalid UTF-8 keys: they become U+FFFD, and
 			// two may then meet. Only valid keys must match exactly.
-			for _, k := range p.keys {
+			for _, k := range p.Keys {
 				if !utf8.ValidString(k) {
 					return
 				}
 			}
-			t.Fatalf("%q: keys %q, object %s", body, p.keys, p.object)
+			t.Fatalf("%q: keys %q, object %s", body, p.Keys, p.Object)
 		}
-		if p.count != 1 || string(p.rows) != "["+string(p.object)+"]" {
-			t.Fatalf("%q: rows %s count %d", body, p.rows, p.count)
+		if p.Count != 1 || string(p.Rows) != "["+string(p.Object)+"]" {
+			t.Fatalf("%q: rows %s count %d", body, p.Rows, p.Count)
 		}
 	})
 }

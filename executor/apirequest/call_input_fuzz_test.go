@@ -1,4 +1,4 @@
-package executor
+package apirequest
 
 import (
 	"encoding/json"
@@ -26,19 +26,19 @@ func FuzzJSONCallInput(f *testing.F) {
 			return
 		}
 		var obj map[string]json.RawMessage
-		if json.Unmarshal(in.object, &obj) != nil {
-			t.Fatalf("%q: arguments %q are no JSON object", body, in.object)
+		if json.Unmarshal(in.Object, &obj) != nil {
+			t.Fatalf("%q: arguments %q are no JSON object", body, in.Object)
 		}
-		if !slices.IsSorted(in.keys) || len(slices.Compact(slices.Clone(in.keys))) != len(in.keys) {
-			t.Fatalf("%q: keys %q not sorted and unique", body, in.keys)
+		if !slices.IsSorted(in.Keys) || len(slices.Compact(slices.Clone(in.Keys))) != len(in.Keys) {
+			t.Fatalf("%q: keys %q not sorted and unique", body, in.Keys)
 		}
-		for _, k := range in.keys {
+		for _, k := range in.Keys {
 			if _, ok := obj[k]; !ok {
-				t.Fatalf("%q: key %q missing from the arguments %q", body, k, in.object)
+				t.Fatalf("%q: key %q missing from the arguments %q", body, k, in.Object)
 			}
 		}
-		if !json.Valid(in.body) {
-			t.Fatalf("%q: whole body %q is not JSON", body, in.body)
+		if !json.Valid(in.Body) {
+			t.Fatalf("%q: whole body %q is not JSON", body, in.Body)
 		}
 	})
 }

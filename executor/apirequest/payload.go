@@ -1,4 +1,4 @@
-package executor
+package apirequest
 
 import (
 	"bytes"
@@ -9,27 +9,28 @@ import (
 	apierr "github.com/pgrest/caddy-pgrest/errors"
 )
 
-// payload is a write's request body as rows of JSON objects.
-type payload struct {
-	// keys are the first row's keys, in body order.
-	keys []string
-	// rows is the JSON array of row objects sent to the database.
-	rows []byte
-	// object is the body's one row when it was an object (or a form)
+// Payload is a write's request body as rows of JSON objects.
+type Payload struct {
+	// Keys are the first row's keys, in body order.
+	Keys []string
+	// Rows is the JSON array of row objects sent to the database.
+	Rows []byte
+	// Object is the body's one row when it was an object (or a form)
 	// rather than an array.
-	object []byte
-	// first is the body's first row as a JSON object (the object itself
+	Object []byte
+	// First is the body's first row as a JSON object (the object itself
 	// when the body is one); nil when there is no row. PATCH sets the
 	// columns from it alone, as PostgREST does with an array.
-	first []byte
-	count int
+	First []byte
+	// Count is the number of rows.
+	Count int
 }
 
-// parsePayload reads a body in the given media type. anyKeys (columns=
+// ParsePayload reads a body in the given media type. anyKeys (columns=
 // given) lets the rows of a JSON array carry different keys: a key missing
 // from a row is NULL, or the default with Prefer: missing=default, as in
 // PostgREST.
-func parsePayload(contentType string, body []byte, anyKeys bool) (*payload, *apierr.Error) {
+func ParsePayload(contentType string, body []byte, anyKeys bool) (*Payload, *apierr.Error) {
 	switch contentType {
 	case "application/json":
 		return jsonPayload(body, anyKeys)
@@ -41,7 +42,7 @@ func parsePayload(contentType string, body []byte, anyKeys bool) (*payload, *api
 	return nil, apierr.UnsupportedContentType(contentType)
 }
 
-func jsonPayload(body []byte, anyKeys bool) (*payload, *apierr.Error) {
+func jsonPayload(body []byte, anyKeys bool) (*Payload, *apierr.Error) {
 	body = bytes.TrimSpace(body)
 	if len(body) == 0 || !json.Valid(body) {
 		return nil, apierr.InvalidBody("Empty or invalid json")
@@ -54,15 +55,15 @@ func jsonPayload(body []byte, anyKeys bool) (*payload, *apierr.Error) {
 		}
 		rows := make([]byte, 0, len(body)+2)
 		rows = append(append(append(rows, '['), body...), ']')
-		return &payload{keys: keys, rows: rows, object: body, first: body, count: 1}, nil
+		return &Payload{Keys: keys, Rows: rows, Object: body, First: body, Count: 1}, nil
 	case '[':
 		var elems []json.RawMessage
 		if err := json.Unmarshal(body, &elems); err != nil {
 			return nil, apierr.InvalidBody("Empty or invalid json")
 		}
-		p := &payload{rows: body, count: len(elems)}
+		p := &Payload{Rows: body, Count: len(elems)}
 		if len(elems) > 0 {
-			p.first = elems[0]
+			p.First = elems[0]
 		}
 		var want map[string]bool
 		for i, el := range elems {
@@ -71,7 +72,7 @@ func jsonPayload(body []byte, anyKeys bool) (*payload, *apierr.Error) {
 				return nil, apierr.InvalidBody("All object keys must match")
 			}
 			if i == 0 {
-				p.keys = keys
+				p.Keys = keys
 				want = make(map[string]bool, len(keys))
 				for _, k := range keys {
 					want[k] = true
@@ -99,7 +100,7 @@ func jsonPayload(body []byte, anyKeys bool) (*payload, *apierr.Error) {
 }
 
 // formPayload reads one row from a form body; values are strings.
-func formPayload(body []byte) (*payload, *apierr.Error) {
+func formPayload(body []byte) (*Payload, *apierr.Error) {
 	var keys []string
 	obj := map[string]string{}
 	for _, pair := range strings.Split(string(body), "&") {
@@ -119,7 +120,7 @@ func formPayload(body []byte) (*payload, *apierr.Error) {
 	}
 	object, _ := json.Marshal(obj)
 	rows := append(append([]byte{'['}, object...), ']')
-	return &payload{keys: keys, rows: rows, object: object, first: object, count: 1}, nil
+	return &Payload{Keys: keys, Rows: rows, Object: object, First: object, Count: 1}, nil
 }
 
 // writeJSONString writes s as a JSON string, escaped as encoding/json

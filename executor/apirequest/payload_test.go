@@ -1,4 +1,4 @@
-package executor
+package apirequest
 
 import (
 	"reflect"
@@ -55,7 +55,7 @@ func TestParsePayload(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := parsePayload(tt.contentType, []byte(tt.body), tt.anyKeys)
+			p, err := ParsePayload(tt.contentType, []byte(tt.body), tt.anyKeys)
 			if tt.wantErr != "" {
 				if err == nil || err.Code != "PGRST102" || err.Message != tt.wantErr {
 					t.Fatalf("got %+v, %v; want PGRST102 %q", p, err, tt.wantErr)
@@ -65,14 +65,14 @@ func TestParsePayload(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !reflect.DeepEqual(p.keys, tt.wantKeys) || string(p.rows) != tt.wantRows ||
-				string(p.object) != tt.wantObject || p.count != tt.wantCount {
-				t.Errorf("got keys %v rows %s object %s count %d", p.keys, p.rows, p.object, p.count)
+			if !reflect.DeepEqual(p.Keys, tt.wantKeys) || string(p.Rows) != tt.wantRows ||
+				string(p.Object) != tt.wantObject || p.Count != tt.wantCount {
+				t.Errorf("got keys %v rows %s object %s count %d", p.Keys, p.Rows, p.Object, p.Count)
 			}
 		})
 	}
 	t.Run("another media type is 415 PGRST107", func(t *testing.T) {
-		if _, err := parsePayload("text/xml", []byte("<a/>"), false); err == nil || err.Code != "PGRST107" || err.Status != 415 {
+		if _, err := ParsePayload("text/xml", []byte("<a/>"), false); err == nil || err.Code != "PGRST107" || err.Status != 415 {
 			t.Fatalf("got %v", err)
 		}
 	})

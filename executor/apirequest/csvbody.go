@@ -1,4 +1,4 @@
-package executor
+package apirequest
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ import (
 // names ("All lines must have same number of fields"). A field NULL is
 // null. A body cassava cannot parse is its "parse error (...) at ..."
 // message. Each record is written as a JSON object as soon as it is read.
-func csvPayload(body []byte) (*payload, *apierr.Error) {
+func csvPayload(body []byte) (*Payload, *apierr.Error) {
 	c := &csvScanner{in: body}
 	header, perr := c.header()
 	if perr != nil {
@@ -26,7 +26,7 @@ func csvPayload(body []byte) (*payload, *apierr.Error) {
 	}
 	out := bytes.NewBuffer(make([]byte, 0, len(body)+len(body)/2+2))
 	out.WriteByte('[')
-	p := &payload{}
+	p := &Payload{}
 	var want map[string]bool
 	for {
 		rec, done, perr := c.record()
@@ -41,24 +41,24 @@ func csvPayload(body []byte) (*payload, *apierr.Error) {
 		for i := range n {
 			last[header[i]] = i
 		}
-		if p.count == 0 {
+		if p.Count == 0 {
 			want = make(map[string]bool, len(last))
 			for i := range n {
 				if k := header[i]; !want[k] {
 					want[k] = true
-					p.keys = append(p.keys, k)
+					p.Keys = append(p.Keys, k)
 				}
 			}
 		} else if len(last) != len(want) || !sameKeys(last, want) {
 			return nil, apierr.InvalidBody("All lines must have same number of fields")
 		}
 		start := out.Len()
-		if p.count > 0 {
+		if p.Count > 0 {
 			out.WriteByte(',')
 			start++
 		}
 		out.WriteByte('{')
-		for i, k := range p.keys {
+		for i, k := range p.Keys {
 			if i > 0 {
 				out.WriteByte(',')
 			}
@@ -71,13 +71,13 @@ func csvPayload(body []byte) (*payload, *apierr.Error) {
 			}
 		}
 		out.WriteByte('}')
-		if p.count == 0 {
-			p.first = bytes.Clone(out.Bytes()[start:])
+		if p.Count == 0 {
+			p.First = bytes.Clone(out.Bytes()[start:])
 		}
-		p.count++
+		p.Count++
 	}
 	out.WriteByte(']')
-	p.rows = out.Bytes()
+	p.Rows = out.Bytes()
 	return p, nil
 }
 
