@@ -5,48 +5,46 @@ import (
 	"encoding/json"
 
 	"github.com/pgrest/caddy-pgrest/jwtauth"
+	"github.com/pgrest/caddy-pgrest/realtime/changes"
 )
 
 // ChangeFeed is what the socket needs of the change feed
-// (realtime/changes): its Feed.Subscribe, with the feed's types mirrored
-// here so the socket side builds on its own; feed.go adapts *changes.Feed.
+// (realtime/changes): its Feed.Subscribe (feed.go adapts *changes.Feed),
+// behind an interface so the socket's tests and servers without a
+// publication need no feed.
 type ChangeFeed interface {
 	Subscribe(ctx context.Context, who ChangeIdentity, specs []ChangeSpec, deliver func(ChangeDelivery)) (ChangeSubscription, []ChangeBound, error)
 }
 
-// ChangeSubscription is one channel's subscription to changes.
+// ChangeSubscription is one channel's subscription to changes
+// (*changes.Subscription).
 type ChangeSubscription interface {
 	// SetIdentity is called on an access_token refresh.
 	SetIdentity(who ChangeIdentity)
 	Close()
+	// Done is closed when the feed ends the subscription (a slow
+	// consumer, the feed closing), Err then says why.
+	Done() <-chan struct{}
+	Err() error
 }
 
-// ChangeIdentity is changes.Identity: the role and the verified claims as
-// JSON (request.jwt.claims).
-type ChangeIdentity struct {
-	Role   string
-	Claims []byte
-}
+// The feed's types, as the socket uses them.
+type (
+	// ChangeIdentity is who subscribes: the role and the verified
+	// claims as JSON (request.jwt.claims).
+	ChangeIdentity = changes.Identity
+	// ChangeSpec is one entry of a join's config.postgres_changes.
+	ChangeSpec = changes.Spec
+	// ChangeBound is an accepted spec and its id.
+	ChangeBound = changes.Bound
+	// ChangeDelivery is one change for one subscription.
+	ChangeDelivery = changes.Delivery
+)
 
-// ChangeSpec is changes.Spec: one entry of a join's
-// config.postgres_changes.
-type ChangeSpec struct {
-	Event  string `json:"event"`
-	Schema string `json:"schema"`
-	Table  string `json:"table"`
-	Filter string `json:"filter"`
-}
-
-// ChangeBound is changes.Bound: an accepted spec and its id.
-type ChangeBound struct {
-	ID   uint32
-	Spec ChangeSpec
-}
-
-// reply is the bound spec as the join's reply lists it: {"id", "event",
-// "schema", "table", "filter"}; realtime-js matches each against the
-// binding it sent (a filter it did not send is left out).
-func (b ChangeBound) reply() map[string]any {
+// boundReply is a bound spec as the join's reply lists it: {"id",
+// "event", "schema", "table", "filter"}; realtime-js matches each against
+// the binding it sent (a table or filter it did not send is left out).
+func boundReply(b ChangeBound) map[string]any {
 	out := map[string]any{"id": b.ID, "event": b.Spec.Event, "schema": b.Spec.Schema}
 	if b.Spec.Table != "" {
 		out["table"] = b.Spec.Table
@@ -57,10 +55,12 @@ func (b ChangeBound) reply() map[string]any {
 	return out
 }
 
-// ChangeDelivery is changes.Delivery: one change for one subscription.
-type ChangeDelivery struct {
-	IDs  []uint32
-	Data json.RawMessage
+// joinSpec is a spec as a join lists it.
+type joinSpec struct {
+	Event  string `json:"event"`
+	Schema string `json:"schema"`
+	Table  string `json:"table"`
+	Filter string `json:"filter"`
 }
 
 // ChangeSubscribeError is changes.SubscribeError: a spec refused, with
@@ -71,11 +71,11 @@ func (e *ChangeSubscribeError) Error() string { return e.Message }
 
 // compactSpecs drops the null entries a join may list (Supabase's
 // pg_change_params rejects nil).
-func compactSpecs(in []*ChangeSpec) []ChangeSpec {
+func compactSpecs(in []*joinSpec) []ChangeSpec {
 	out := make([]ChangeSpec, 0, len(in))
 	for _, s := range in {
 		if s != nil {
-			out = append(out, *s)
+			out = append(out, ChangeSpec{Event: s.Event, Schema: s.Schema, Table: s.Table, Filter: s.Filter})
 		}
 	}
 	return out

@@ -31,8 +31,8 @@ type joinPayload struct {
 			Key     string `json:"key"`
 			Enabled bool   `json:"enabled"`
 		} `json:"presence"`
-		PostgresChanges []*ChangeSpec `json:"postgres_changes"`
-		Private         bool          `json:"private"`
+		PostgresChanges []*joinSpec `json:"postgres_changes"`
+		Private         bool        `json:"private"`
 	} `json:"config"`
 	AccessToken *string `json:"access_token"`
 	UserToken   *string `json:"user_token"`
@@ -62,6 +62,8 @@ type channel struct {
 	expiry   *time.Timer
 	changes  ChangeSubscription
 	stopped  bool
+	// quit is closed when the channel stops.
+	quit chan struct{}
 }
 
 // matches says whether a message's join_ref is this channel's (a null
@@ -122,7 +124,8 @@ func (s *socket) join(m message) {
 
 	c := &channel{s: s, topic: m.Topic, sub: sub, key: hubKey{topic: sub, private: p.Config.Private},
 		joinRef: m.JoinRef, self: p.Config.Broadcast.Self, ack: p.Config.Broadcast.Ack,
-		presenceKey: p.Config.Presence.Key, id: id, presenceEnabled: p.Config.Presence.Enabled, readBroadcast: true}
+		presenceKey: p.Config.Presence.Key, id: id, presenceEnabled: p.Config.Presence.Enabled, readBroadcast: true,
+		quit: make(chan struct{})}
 	if c.presenceKey == "" {
 		c.presenceKey = randomRef()
 	}
@@ -190,7 +193,7 @@ func (s *socket) join(m message) {
 
 	changesReply := make([]map[string]any, 0, len(bound))
 	for _, b := range bound {
-		changesReply = append(changesReply, b.reply())
+		changesReply = append(changesReply, boundReply(b))
 	}
 	s.reply(m, "ok", map[string]any{"postgres_changes": changesReply})
 	s.srv.hub.add(c)
@@ -200,6 +203,7 @@ func (s *socket) join(m message) {
 	c.mu.Unlock()
 	if len(bound) > 0 {
 		c.system("postgres_changes", "ok", "Subscribed to PostgreSQL")
+		go c.watchChanges(c.changes)
 	}
 	if presence {
 		c.pushPresenceState()
@@ -287,6 +291,7 @@ func (c *channel) stop() {
 		return
 	}
 	c.stopped = true
+	close(c.quit)
 	if c.expiry != nil {
 		c.expiry.Stop()
 	}
@@ -296,6 +301,25 @@ func (c *channel) stop() {
 	c.s.srv.hub.remove(c)
 	if subscription != nil {
 		subscription.Close()
+	}
+}
+
+// watchChanges tells the client when the feed ends its subscription (it
+// fell too far behind, or the feed stopped), with a postgres_changes
+// system message as Supabase sends for its subscription errors.
+func (c *channel) watchChanges(sub ChangeSubscription) {
+	select {
+	case <-c.quit:
+	case <-sub.Done():
+		msg := "Unable to subscribe to changes"
+		if err := sub.Err(); err != nil {
+			msg = err.Error()
+		}
+		select {
+		case <-c.quit:
+		default:
+			c.system("postgres_changes", "error", msg)
+		}
 	}
 }
 

@@ -8,10 +8,12 @@
 package realtimesocket
 
 import (
+	"context"
 	"testing"
 
 	"github.com/pgrest/caddy-pgrest/tests/fixtures"
 	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
+	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
 
 // secret is the servers' HS256 passphrase.
@@ -20,7 +22,8 @@ const secret = "pgrest-realtime-tests-secret-long-enough-0123456"
 var db *pgresttest.DB
 
 func TestMain(m *testing.M) {
-	db = pgresttest.MustSetUp("pgrest_realtime", pgresttest.ReadFixture,
+	// wal_level = logical: postgres_changes_test.go serves the change feed.
+	db = pgresttest.MustSetUpWith("pgrest_realtime", pgtest.Options{LogicalReplication: true}, pgresttest.ReadFixture,
 		pgresttest.SQL("realtime.sql", fixtures.RealtimeSQL))
 	db.Run(m)
 }
@@ -34,4 +37,12 @@ func directives(lines ...string) map[string]string {
 		"jwt_secret":       secret,
 		"realtime_enabled": "true",
 	}, lines...)
+}
+
+// execSQL runs statements as a superuser, as psql would.
+func execSQL(t *testing.T, sql string) {
+	t.Helper()
+	if err := pgtest.ExecSQL(context.Background(), db.SuperDSN, sql); err != nil {
+		t.Fatal(err)
+	}
 }
