@@ -1,0 +1,106 @@
+package realtimesocket
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/coder/websocket"
+
+	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
+)
+
+// startTwoNodes serves two pgrest handlers on one database, each a
+// realtime node of its own (its own sockets, topics and listener), on two
+// ports of one Caddy: what reaches one node's clients from the other's
+// goes through PostgreSQL's NOTIFY.
+func startTwoNodes(t *testing.T) (*pgresttest.Server, *pgresttest.Server) {
+	t.Helper()
+	port, err := pgresttest.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs := directives("realtime_node_name node2")
+	names := make([]string, 0, len(dirs))
+	for n := range dirs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	fmt.Fprintf(&b, "http://127.0.0.1:%d {\n\tpgrest {\n", port)
+	for _, n := range names {
+		fmt.Fprintf(&b, "\t\t%s %s\n", n, dirs[n])
+	}
+	b.WriteString("\t}\n}\n")
+	s1 := pgresttest.StartWith(t, directives("realtime_node_name node1"), pgresttest.Options{Sites: b.String()})
+	return s1, &pgresttest.Server{URL: fmt.Sprintf("http://127.0.0.1:%d", port)}
+}
+
+// TestTwoNodes sends broadcasts and presence between clients of one
+// channel on two nodes.
+func TestTwoNodes(t *testing.T) {
+	n1, n2 := startTwoNodes(t)
+	const topic = "realtime:room-nodes"
+	a := dial(t, n1, "", "2.0.0")
+	b := dial(t, n2, "", "1.0.0")
+	aRef := a.join(topic, config(false, false, "alice", true, false))
+	bRef := b.join(topic, config(false, false, "bob", true, false))
+	a.expect(topic, "presence_state")
+	b.expect(topic, "presence_state")
+
+	a.send(aRef, topic, "broadcast", map[string]any{"type": "broadcast", "event": "hello", "payload": map[string]any{"from": "node1"}})
+	if m := b.expect(topic, "broadcast"); m.Payload["event"] != "hello" {
+		t.Errorf("b got %v", m.Payload)
+	}
+
+	// Longer than one NOTIFY: through realtime.node_messages.
+	long := strings.Repeat("z", 20000)
+	b.send(bRef, topic, "broadcast", map[string]any{"type": "broadcast", "event": "long", "payload": map[string]any{"s": long}})
+	m := a.expect(topic, "broadcast")
+	if p, _ := m.Payload["payload"].(map[string]any); m.Payload["event"] != "long" || p["s"] != long {
+		t.Errorf("a got event %v, %d bytes", m.Payload["event"], len(fmt.Sprint(p["s"])))
+	}
+
+	// Presence: alice's track on node1 shows on node2.
+	a.send(aRef, topic, "presence", map[string]any{"type": "presence", "event": "track", "payload": map[string]any{"at": "node1"}})
+	for {
+		d := b.expect(topic, "presence_diff")
+		if ms := metasOf(t, d.Payload["joins"], "alice"); len(ms) == 1 && ms[0]["at"] == "node1" {
+			break
+		}
+	}
+	// A client joining node2 later gets alice in its presence_state.
+	c := dial(t, n2, "", "2.0.0")
+	c.join(topic, config(false, false, "carol", true, false))
+	st := c.expect(topic, "presence_state")
+	if ms := metasOf(t, st.Payload, "alice"); len(ms) != 1 {
+		t.Errorf("presence_state on node2: %v", st.Payload)
+	}
+	// alice's socket closes on node1: node2's clients see her leave.
+	_ = a.conn.Close(websocket.StatusNormalClosure, "")
+	for {
+		d := b.expect(topic, "presence_diff")
+		if len(metasOf(t, d.Payload["leaves"], "alice")) == 1 {
+			break
+		}
+	}
+	// realtime.send reaches both nodes once.
+	execSQL(t, `select realtime.send('{"n":1}', 'from-sql', 'room-nodes', false)`)
+	if m := b.expect(topic, "broadcast"); m.Payload["event"] != "from-sql" {
+		t.Errorf("b got %v", m.Payload)
+	}
+	if m := c.expect(topic, "broadcast"); m.Payload["event"] != "from-sql" {
+		t.Errorf("c got %v", m.Payload)
+	}
+	hb := b.send("", "phoenix", "heartbeat", map[string]any{})
+	for {
+		m := b.read()
+		if m.Event == "broadcast" && m.Payload["event"] == "from-sql" {
+			t.Fatalf("b got the database's broadcast twice")
+		}
+		if m.Ref == hb {
+			break
+		}
+	}
+}
