@@ -41,20 +41,6 @@ type (
 	ChangeDelivery = changes.Delivery
 )
 
-// boundReply is a bound spec as the join's reply lists it: {"id",
-// "event", "schema", "table", "filter"}; realtime-js matches each against
-// the binding it sent (a table or filter it did not send is left out).
-func boundReply(b ChangeBound) map[string]any {
-	out := map[string]any{"id": b.ID, "event": b.Spec.Event, "schema": b.Spec.Schema}
-	if b.Spec.Table != "" {
-		out["table"] = b.Spec.Table
-	}
-	if b.Spec.Filter != "" {
-		out["filter"] = b.Spec.Filter
-	}
-	return out
-}
-
 // joinSpec is a spec as a join lists it.
 type joinSpec struct {
 	Event  string `json:"event"`

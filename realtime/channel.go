@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"strings"
 	"sync"
 	"time"
@@ -61,7 +60,10 @@ type channel struct {
 	canWrite map[string]bool
 	expiry   *time.Timer
 	changes  ChangeSubscription
-	stopped  bool
+	// specs are the join's postgres_changes, kept to subscribe again
+	// when a refreshed token may see what the first could not.
+	specs   []ChangeSpec
+	stopped bool
 	// quit is closed when the channel stops.
 	quit chan struct{}
 }
@@ -146,40 +148,18 @@ func (s *socket) join(m message) {
 		c.readBroadcast = read.broadcast
 	}
 
-	bound := []ChangeBound{}
-	specs := compactSpecs(p.Config.PostgresChanges)
-	var pending []ChangeDelivery
-	ready := false
-	if len(specs) > 0 {
+	c.specs = compactSpecs(p.Config.PostgresChanges)
+	var sink *changeSink
+	var subscribeErr string
+	if len(c.specs) > 0 {
 		if s.srv.cfg.Feed == nil {
 			// The code of realtime_channel.ex's fatal postgres_changes
 			// errors, with pgrest's reason.
 			s.errorReply(m, "RealtimeDisabledForConfiguration: postgres_changes is not enabled on this server (realtime_publication)")
 			return
 		}
-		subscription, b, err := s.srv.cfg.Feed.Subscribe(ctx, changeIdentity(id), specs, func(d ChangeDelivery) {
-			c.mu.Lock()
-			if !ready {
-				pending = append(pending, d)
-				c.mu.Unlock()
-				return
-			}
-			c.mu.Unlock()
-			c.deliverChange(d)
-		})
-		if err != nil {
-			var serr *ChangeSubscribeError
-			if errors.As(err, &serr) {
-				s.errorReply(m, "RealtimeDisabledForConfiguration: "+serr.Message)
-			} else {
-				s.srv.log.Warn("realtime postgres_changes subscription failed", zap.String("topic", sub), zap.Error(err))
-				s.errorReply(m, "RealtimeDisabledForConfiguration: Unable to subscribe to changes")
-			}
-			return
-		}
-		c.changes, bound = subscription, b
+		sink, subscribeErr = c.subscribeChanges(ctx, id)
 	}
-
 	s.mu.Lock()
 	select {
 	case <-s.done:
@@ -191,30 +171,25 @@ func (s *socket) join(m message) {
 	s.channels[m.Topic] = c
 	s.mu.Unlock()
 
-	changesReply := make([]map[string]any, 0, len(bound))
-	for _, b := range bound {
-		changesReply = append(changesReply, boundReply(b))
-	}
-	s.reply(m, "ok", map[string]any{"postgres_changes": changesReply})
+	s.reply(m, "ok", map[string]any{"postgres_changes": c.boundReplies()})
 	s.srv.hub.add(c)
 	c.mu.Lock()
 	c.armExpiry()
 	presence := c.presenceEnabled
 	c.mu.Unlock()
-	if len(bound) > 0 {
+	switch {
+	case sink != nil:
 		c.system("postgres_changes", "ok", "Subscribed to PostgreSQL")
-		go c.watchChanges(c.changes)
+		sink.open()
+	case subscribeErr != "":
+		// Supabase joins, then says why its subscription failed
+		// (realtime_channel.ex's :postgres_subscribe), and subscribes
+		// again with the next access_token: realtime-js joins before
+		// its token callback has answered, and sends the token next.
+		c.system("postgres_changes", "error", subscribeErr)
 	}
 	if presence {
 		c.pushPresenceState()
-	}
-	c.mu.Lock()
-	ready = true
-	early := pending
-	pending = nil
-	c.mu.Unlock()
-	for _, d := range early {
-		c.deliverChange(d)
 	}
 }
 
@@ -397,9 +372,21 @@ func (c *channel) refresh(m message) {
 	c.canWrite = nil
 	c.armExpiry()
 	subscription := c.changes
+	retry := subscription == nil && len(c.specs) > 0 && !c.stopped
 	c.mu.Unlock()
 	if subscription != nil {
 		subscription.SetIdentity(changeIdentity(id))
+	}
+	if retry {
+		ctx, cancel := context.WithTimeout(c.s.srv.ctx, joinTimeout)
+		sink, msg := c.subscribeChanges(ctx, id)
+		cancel()
+		if sink != nil {
+			c.system("postgres_changes", "ok", "Subscribed to PostgreSQL")
+			sink.open()
+		} else {
+			c.system("postgres_changes", "error", msg)
+		}
 	}
 }
 
@@ -505,12 +492,6 @@ func (c *channel) presence(m message) {
 		// UnknownPresenceEvent: Supabase replies :error.
 		c.s.reply(m, "error", emptyObject)
 	}
-}
-
-// deliverChange pushes one change as Supabase pushes them:
-// postgres_changes {"ids":[…],"data":{…}}.
-func (c *channel) deliverChange(d ChangeDelivery) {
-	c.s.push(null, null, c.topic, "postgres_changes", map[string]any{"ids": d.IDs, "data": d.Data})
 }
 
 // randomRef makes a presence key or a phx_ref.

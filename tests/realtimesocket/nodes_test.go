@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/coder/websocket"
 
@@ -49,9 +50,41 @@ func TestTwoNodes(t *testing.T) {
 	a.expect(topic, "presence_state")
 	b.expect(topic, "presence_state")
 
-	a.send(aRef, topic, "broadcast", map[string]any{"type": "broadcast", "event": "hello", "payload": map[string]any{"from": "node1"}})
-	if m := b.expect(topic, "broadcast"); m.Payload["event"] != "hello" {
-		t.Errorf("b got %v", m.Payload)
+	// Each node's listener connects once Caddy has started it: a sends
+	// until b hears, then every message after gets through.
+	heard := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-heard:
+				return
+			case <-time.After(200 * time.Millisecond):
+			}
+			a.send(aRef, topic, "broadcast", map[string]any{"type": "broadcast", "event": "hello", "payload": map[string]any{"from": "node1"}})
+		}
+	}()
+	m0 := b.expect(topic, "broadcast")
+	close(heard)
+	if m0.Payload["event"] != "hello" {
+		t.Errorf("b got %v", m0.Payload)
+	}
+	// Drain the hellos still on their way: a heartbeat of a, then one of b.
+	hbA := a.send("", "phoenix", "heartbeat", map[string]any{})
+	a.expectReply(hbA)
+	time.Sleep(500 * time.Millisecond)
+	for {
+		hbB := b.send("", "phoenix", "heartbeat", map[string]any{})
+		extra := false
+		for {
+			m := b.read()
+			if m.Ref == hbB {
+				break
+			}
+			extra = true
+		}
+		if !extra {
+			break
+		}
 	}
 
 	// Longer than one NOTIFY: through realtime.node_messages.

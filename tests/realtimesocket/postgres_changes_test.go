@@ -89,16 +89,21 @@ func TestPostgresChanges(t *testing.T) {
 			t.Errorf("got %v", m.Payload)
 		}
 	})
-	t.Run("refused specs get the error reply", func(t *testing.T) {
+	t.Run("a refused spec joins and gets a postgres_changes system error", func(t *testing.T) {
+		// As Supabase: the join is answered, then the subscription's
+		// failure; a later access_token subscribes again.
 		c := dial(t, s, userToken(t, "u1"), "2.0.0")
 		for i, spec := range []map[string]any{
 			{"event": "*", "schema": "api", "table": "rt_todos", "filter": "nosuchcolumn=eq.1"},
 			{"event": "*", "schema": "api", "table": "nosuchtable"},
 		} {
-			status, resp, _ := c.tryJoin(fmt.Sprintf("realtime:refused-%d", i), changesConfig(spec))
-			reason, _ := resp["reason"].(string)
-			if status != "error" || !strings.HasPrefix(reason, "RealtimeDisabledForConfiguration: ") {
-				t.Errorf("%v: %s %v", spec, status, resp)
+			topic := fmt.Sprintf("realtime:refused-%d", i)
+			c.join(topic, changesConfig(spec))
+			sys := c.expect(topic, "system")
+			msg, _ := sys.Payload["message"].(string)
+			if sys.Payload["extension"] != "postgres_changes" || sys.Payload["status"] != "error" ||
+				!strings.HasPrefix(msg, "Unable to subscribe to changes with given parameters.") {
+				t.Errorf("%v: %v", spec, sys.Payload)
 			}
 		}
 		// The socket goes on.
@@ -107,4 +112,28 @@ func TestPostgresChanges(t *testing.T) {
 			t.Errorf("heartbeat: %s", status)
 		}
 	})
+}
+
+// TestPostgresChangesAfterRefresh subscribes again when a refreshed
+// token may read what the join's could not: realtime-js may join before
+// its token is known, with the anon key, and send the token next.
+func TestPostgresChangesAfterRefresh(t *testing.T) {
+	s := pgresttest.StartWith(t, directives("realtime_publication pgrest_realtime", "realtime_node_name refresh_test"), pgresttest.Options{})
+	const topic = "realtime:todos-refresh"
+	c := dial(t, s, "", "2.0.0")
+	ref := c.join(topic, changesConfig(map[string]any{"event": "INSERT", "schema": "api", "table": "rt_todos"}))
+	if sys := c.expect(topic, "system"); sys.Payload["status"] != "error" {
+		t.Fatalf("anonymous subscription: %v", sys.Payload)
+	}
+	c.send(ref, topic, "access_token", map[string]any{"access_token": userToken(t, "u3")})
+	if sys := c.expect(topic, "system"); sys.Payload["status"] != "ok" || sys.Payload["message"] != "Subscribed to PostgreSQL" {
+		t.Fatalf("after refresh: %v", sys.Payload)
+	}
+	execSQL(t, `insert into api.rt_todos (owner, title) values ('u3', 'after refresh')`)
+	m := c.expect(topic, "postgres_changes")
+	data, _ := m.Payload["data"].(map[string]any)
+	ids, _ := m.Payload["ids"].([]any)
+	if rec, _ := data["record"].(map[string]any); rec["title"] != "after refresh" || len(ids) != 1 || ids[0] != float64(1) {
+		t.Errorf("got %v", m.Payload)
+	}
 }

@@ -81,11 +81,16 @@ type suite struct {
 	// common ones (see pgresttest.Directives), such as "db_plan_enabled
 	// true" for postgrest-js's .explain().
 	directives []string
+	// realtime serves the realtime socket with postgres_changes: the
+	// cluster runs with wal_level = logical and the realtime fixture
+	// (fixtures.RealtimeSQL) is loaded.
+	realtime bool
 }
 
 var suites = map[string]suite{
-	"client":     {dir: clientDir, nodeMajor: 20},
-	"supabasejs": {dir: "tests/supabasejs", mount: "/rest/v1", nodeMajor: 22},
+	"client": {dir: clientDir, nodeMajor: 20},
+	"supabasejs": {dir: "tests/supabasejs", mount: "/rest/v1", nodeMajor: 22, realtime: true, directives: []string{
+		"realtime_enabled true", "realtime_publication pgrest_realtime", "realtime_node_name supabasejs"}},
 }
 
 // pickSuite is the suite of the test files in args, else the one
@@ -145,7 +150,7 @@ func run() int {
 		return fail(err)
 	}
 	logf("starting PostgreSQL")
-	cluster, err := pgtest.Start()
+	cluster, err := pgtest.StartWith(pgtest.Options{LogicalReplication: st.realtime})
 	if err != nil {
 		return fail(err)
 	}
@@ -168,6 +173,11 @@ func run() int {
 	}
 	if err := pgtest.ExecSQL(setupCtx, superDSN, string(suiteSQL)); err != nil {
 		return fail(fmt.Errorf("loading %s: %w", filepath.Join(clientDir, "fixture.sql"), err))
+	}
+	if st.realtime {
+		if err := pgtest.ExecSQL(setupCtx, superDSN, fixtures.RealtimeSQL); err != nil {
+			return fail(fmt.Errorf("loading the realtime fixture: %w", err))
+		}
 	}
 	authDSN := pgtest.DSNFor(superDSN, fixtures.Authenticator, fixtures.AuthenticatorPassword)
 
