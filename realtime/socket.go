@@ -29,10 +29,14 @@ type socket struct {
 	// channel joined without an access_token acts as it.
 	id identity
 
-	// out is the bounded outbound queue: a full queue ends the socket
-	// (a slow consumer), never blocks the hub, the bus or the change
-	// feed, which deliver into it.
-	out       chan frame
+	// out is the bounded outbound queue (QueueFrames): a full queue ends
+	// the socket (a slow consumer), never blocks the hub, the bus or the
+	// change feed, which deliver into it. A slice that grows as needed,
+	// not a buffered channel, so that an idle socket holds no room for
+	// frames it is not sent; wake tells the writer there is something.
+	outMu     sync.Mutex
+	out       []frame
+	wake      chan struct{}
 	done      chan struct{}
 	closeOnce sync.Once
 
@@ -48,7 +52,7 @@ type frame struct {
 
 func newSocket(srv *Server, conn *websocket.Conn, vsn string, id identity) *socket {
 	return &socket{srv: srv, conn: conn, vsn: vsn, id: id,
-		out: make(chan frame, srv.cfg.QueueFrames), done: make(chan struct{}), channels: map[string]*channel{}}
+		wake: make(chan struct{}, 1), done: make(chan struct{}), channels: map[string]*channel{}}
 }
 
 // run reads and dispatches until the socket ends.
@@ -84,7 +88,13 @@ func (s *socket) write(ctx context.Context) {
 		select {
 		case <-s.done:
 			return
-		case f := <-s.out:
+		case <-s.wake:
+		}
+		s.outMu.Lock()
+		batch := s.out
+		s.out = nil
+		s.outMu.Unlock()
+		for _, f := range batch {
 			typ := websocket.MessageText
 			if f.binary {
 				typ = websocket.MessageBinary
@@ -101,21 +111,29 @@ func (s *socket) write(ctx context.Context) {
 }
 
 // enqueue queues a frame without blocking; a full queue ends the socket.
+// The writer takes the queue as a batch: a socket holds at most twice
+// QueueFrames frames, the batch being written and the queue behind it.
 func (s *socket) enqueue(f frame) bool {
 	select {
 	case <-s.done:
 		return false
 	default:
 	}
-	select {
-	case s.out <- f:
-		return true
-	default:
+	s.outMu.Lock()
+	if len(s.out) >= s.srv.cfg.QueueFrames {
+		s.outMu.Unlock()
 		s.srv.log.Warn("realtime socket disconnected: its outbound queue is full (slow consumer)",
-			zap.Int("frames", cap(s.out)))
+			zap.Int("frames", s.srv.cfg.QueueFrames))
 		go s.close(websocket.StatusPolicyViolation, "slow consumer: outbound queue full")
 		return false
 	}
+	s.out = append(s.out, f)
+	s.outMu.Unlock()
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+	return true
 }
 
 // push queues a message of the socket's serializer.
