@@ -84,8 +84,8 @@ type outBroadcast struct {
 	binary   []byte
 	isBinary bool
 
-	once       [2]sync.Once
-	text1, out [2][]byte
+	once [2]sync.Once
+	out  [2][]byte
 }
 
 // frameFor is the broadcast as a socket of vsn receives it: a text

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 
 	"net/http"
 	"sync"
@@ -207,9 +206,6 @@ func (srv *Server) Close() error {
 	srv.bus.stop()
 	return nil
 }
-
-// errSlowConsumer ends a socket whose queue is full.
-var errSlowConsumer = errors.New("slow consumer")
 
 func (srv *Server) logf(msg string, fields ...zap.Field) {
 	if ce := srv.log.Check(zap.DebugLevel, msg); ce != nil {
