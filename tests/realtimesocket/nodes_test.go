@@ -2,7 +2,6 @@ package realtimesocket
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -22,19 +21,8 @@ func startTwoNodes(t *testing.T) (*pgresttest.Server, *pgresttest.Server) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dirs := directives("realtime_node_name node2")
-	names := make([]string, 0, len(dirs))
-	for n := range dirs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	var b strings.Builder
-	fmt.Fprintf(&b, "http://127.0.0.1:%d {\n\tpgrest {\n", port)
-	for _, n := range names {
-		fmt.Fprintf(&b, "\t\t%s %s\n", n, dirs[n])
-	}
-	b.WriteString("\t}\n}\n")
-	s1 := pgresttest.StartWith(t, directives("realtime_node_name node1"), pgresttest.Options{Sites: b.String()})
+	site := pgresttest.Site(port, directives("realtime_node_name node2"), "")
+	s1 := pgresttest.StartWith(t, directives("realtime_node_name node1"), pgresttest.Options{Sites: site})
 	return s1, &pgresttest.Server{URL: fmt.Sprintf("http://127.0.0.1:%d", port)}
 }
 

@@ -31,10 +31,10 @@ const clients = []
 // createClient hands it over asynchronously, and a channel subscribed
 // before that would join with the anon key (realtime-js fixes a join's
 // payload when it subscribes).
-const client = async (token) => {
+const client = async (token, url = supabaseUrl) => {
   const options = { auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false }, db: { schema: 'api' } }
   if (token) options.accessToken = async () => token()
-  const c = createClient(supabaseUrl, anonKey, options)
+  const c = createClient(url, anonKey, options)
   clients.push(c)
   await c.realtime.setAuth()
   return c
@@ -109,6 +109,40 @@ test('presence: join, state and leave', async () => {
   assert.deepEqual(Object.keys(b.presenceState()).sort(), ['alice'])
   await a.untrack()
   do e = await leaves.next('presence leave'); while (e.key !== 'alice')
+})
+
+// secondNode is the same site on a second pgrest node on the same
+// database (the launcher starts it): another realtime node.
+const secondNode = process.env.PGREST_SECOND_NODE_URL
+
+test('broadcast and presence between clients on two nodes', async () => {
+  assert.ok(secondNode, 'PGREST_SECOND_NODE_URL is not set')
+  const topic = unique('room')
+  const got = queue()
+  const joins = queue()
+  const a = (await client(null, supabaseUrl)).channel(topic, { config: { presence: { key: 'on-node-1' } } })
+  const b = (await client(null, secondNode)).channel(topic, { config: { presence: { key: 'on-node-2' } } })
+    .on('broadcast', { event: 'across' }, (m) => got.push(m))
+    .on('presence', { event: 'join' }, (e) => joins.push(e))
+  await subscribed(b)
+  await subscribed(a)
+  // Node 1's listener may still be connecting when the test starts: a
+  // sends until b hears.
+  let heard = false
+  const sending = (async () => {
+    while (!heard) {
+      await a.send({ type: 'broadcast', event: 'across', payload: { from: 'node 1' } })
+      await new Promise((resolve) => setTimeout(resolve, 300))
+    }
+  })()
+  const m = await got.next('broadcast from the other node')
+  heard = true
+  await sending
+  assert.deepEqual(m.payload, { from: 'node 1' })
+  assert.equal(await a.track({ node: 1 }), 'ok')
+  let e
+  do e = await joins.next('presence from the other node'); while (e.key !== 'on-node-1')
+  assert.equal(e.newPresences[0].node, 1)
 })
 
 test('postgres_changes: each user hears of their own rows, written through REST or SQL', async () => {

@@ -32,6 +32,8 @@
 //	PGREST_USER_TOKEN   a token signed with it for the role webuser (sub "client-suite")
 //	PGREST_ANON_KEY     a token signed with it for the role web_anon, as a
 //	                    Supabase anon key
+//	PGREST_SECOND_NODE_URL for supabasejs, the site's URL on a second pgrest
+//	                    node (another realtime node on the same database)
 //
 // Set PGREST_TEST_DSN to a superuser URL to use a running PostgreSQL instead of
 // a throwaway one (see tests/pgtest); PGREST_CLIENT_KEEP=1 keeps the server
@@ -187,7 +189,7 @@ func run() int {
 	}
 	defer os.RemoveAll(logDir)
 	logPath := filepath.Join(logDir, "caddy.log")
-	siteURL, err := startCaddy(authDSN, logPath, st)
+	siteURL, secondURL, err := startCaddy(authDSN, logPath, st)
 	if err != nil {
 		return fail(err)
 	}
@@ -219,6 +221,7 @@ func run() int {
 		"PGREST_JWT_SECRET=" + jwtSecret,
 		"PGREST_USER_TOKEN=" + token,
 		"PGREST_ANON_KEY=" + anonKey,
+		"PGREST_SECOND_NODE_URL=" + secondURL,
 	})
 	if os.Getenv("PGREST_CLIENT_KEEP") == "1" && ctx.Err() == nil {
 		logf("PGREST_CLIENT_KEEP=1: serving %s until interrupted", baseURL)
@@ -238,8 +241,8 @@ func run() int {
 // it; it returns the site's URL. Caddy's log and the access log go to
 // logPath, not to the terminal, where they would bury node's report; run
 // prints the log's end when tests fail.
-func startCaddy(authDSN, logPath string, st suite) (string, error) {
-	s, warnings, err := pgresttest.Serve(pgresttest.Directives(map[string]string{
+func startCaddy(authDSN, logPath string, st suite) (string, string, error) {
+	dirs := pgresttest.Directives(map[string]string{
 		"db_uri":                pgresttest.Quote(authDSN),
 		"db_schemas":            strings.Join(fixtures.ExposedSchemas(), " "),
 		"db_anon_role":          fixtures.AnonRole,
@@ -247,14 +250,28 @@ func startCaddy(authDSN, logPath string, st suite) (string, error) {
 		"db_plan_enabled":       "true",
 		"db_plan_analyze_roles": fixtures.AnonRole,
 		"jwt_secret":            jwtSecret,
-	}, st.directives...), pgresttest.Options{LogFile: logPath, Mount: st.mount})
+	}, st.directives...)
+	opts := pgresttest.Options{LogFile: logPath, Mount: st.mount}
+	// A realtime suite gets a second node on another port, another
+	// realtime node on the same database (its own listener and slot),
+	// for clients of one channel on two nodes.
+	second := ""
+	if st.realtime {
+		port, err := pgresttest.FreePort()
+		if err != nil {
+			return "", "", err
+		}
+		opts.Sites = pgresttest.Site(port, pgresttest.Directives(dirs, "realtime_node_name supabasejs_second"), st.mount)
+		second = fmt.Sprintf("http://127.0.0.1:%d", port)
+	}
+	s, warnings, err := pgresttest.Serve(dirs, opts)
 	for _, w := range warnings {
 		logf("Caddyfile warning: %s", w)
 	}
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
-	return s.URL, nil
+	return s.URL, second, nil
 }
 
 // userToken is an HS256 token for the role webuser, valid for a day.
