@@ -18,7 +18,7 @@ import (
 func TestRowLevelSecurity(t *testing.T) {
 	e := newEnv(t, "rt_rls", changes.Config{})
 	todos := changes.Spec{Event: "*", Schema: "public", Table: "todos"}
-	_, _, alice := subscribe(t, e, user("alice"), todos)
+	aliceSub, _, alice := subscribe(t, e, user("alice"), todos)
 	_, _, bob := subscribe(t, e, user("bob"), todos)
 	// anon may read nothing of todos: refused at Subscribe.
 	if _, _, err := e.feed.Subscribe(context.Background(), anon, []changes.Spec{todos}, func(changes.Delivery) {}); err == nil {
@@ -77,6 +77,11 @@ func TestRowLevelSecurity(t *testing.T) {
 	pgtest.Exec(t, e.dsn, `insert into todos (id, owner) values (1002, 'alice')`)
 	if got := alice.wait(t, rows/2+1); got[len(got)-1].Data.Record["id"] != float64(1002) {
 		t.Errorf("alice's last delivery %s", got[len(got)-1].raw)
+	}
+	aliceSub.SetIdentity(user("carol"))
+	pgtest.Exec(t, e.dsn, `insert into todos (id, owner) values (1003, 'alice'); insert into todos (id, owner) values (1004, 'carol')`)
+	if got := alice.wait(t, rows/2+2); got[len(got)-1].Data.Record["id"] != float64(1004) {
+		t.Errorf("after SetIdentity(carol), the last delivery is %s, want carol's row 1004", got[len(got)-1].raw)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -47,7 +48,18 @@ func main() {
 	n := flag.Int("n", 5000, "changes (single-row inserts) per run")
 	subsFlag := flag.String("subs", "1,100,1000", "subscriber counts, comma-separated")
 	writers := flag.Int("writers", 4, "concurrent writing connections")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the runs to this file")
 	flag.Parse()
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			fail("-cpuprofile", err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fail("-cpuprofile", err)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	var counts []int
 	for _, s := range strings.Split(*subsFlag, ",") {
 		c, err := strconv.Atoi(strings.TrimSpace(s))
