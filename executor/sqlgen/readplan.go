@@ -53,7 +53,13 @@ func (g *gen) read(p *plan.Read, opts ReadOptions, with sqltext.SQL) (main State
 // body is bodyExpr(opts).
 func (g *gen) readInto(b *sqltext.Builder, p *plan.Read, opts ReadOptions, body sqltext.SQL) (main Statement, explain *Statement) {
 	g.textEmbeds = opts.Representation.Media == apirequest.MediaHandler || opts.Representation.Media == apirequest.MediaCSV
-	b.Const("pgrst_source as (")
+	shape := streamShapeOf(opts)
+	if shape != NotStreamed && g.extraColumns.IsEmpty() {
+		// Read twice (writeStreamed): inlined rather than stored.
+		b.Const("pgrst_source as not materialized (")
+	} else {
+		b.Const("pgrst_source as (")
+	}
 	g.writeQuery(b, p, levelSource{root: true})
 	b.Const(")")
 	total := sqltext.Const("null::bigint")
@@ -70,7 +76,7 @@ func (g *gen) readInto(b *sqltext.Builder, p *plan.Read, opts ReadOptions, body 
 		eg := &gen{}
 		explain = &Statement{SQL: sqltext.Fmt("explain (format json) %s", eg.countQuery(p)), Args: eg.args}
 	}
-	if shape := streamShapeOf(opts); shape != NotStreamed && g.extraColumns.IsEmpty() {
+	if shape != NotStreamed && g.extraColumns.IsEmpty() {
 		writeStreamed(b, opts, total)
 		return Statement{SQL: b.SQL(), Args: g.args, Stream: shape}, explain
 	}

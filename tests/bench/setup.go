@@ -28,9 +28,9 @@ import (
 )
 
 const (
-	// The e2e tests' password, so a server named by PGREST_TEST_DSN that
-	// already has their authenticator works here too.
-	authenticatorPassword = "authenticator-password"
+	// The fixtures' password, which pgresttest.SetUp gives the
+	// authenticator with the roles.
+	authenticatorPassword = fixtures.AuthenticatorPassword
 	// jwtSecret is the HS256 passphrase (48 characters).
 	jwtSecret = "pgrest-bench-secret-0123456789abcdefghijklmnopqr"
 	// requestRole is the role of the token every request carries.
@@ -41,9 +41,9 @@ const (
 	acceptHeader = "application/json"
 )
 
-// fixtureSQL makes the roles (when absent: they are cluster-wide),
-// api.items with %d rows and api.item_reviews with reviewsPerItem reviews
-// of each item, indexed on the foreign key as a read-heavy schema would
+// fixtureSQL makes, after the roles pgresttest.SetUp makes, api.items
+// with %d rows and api.item_reviews with reviewsPerItem reviews of each
+// item, indexed on the foreign key as a read-heavy schema would
 // be; api.item_log, which items_post inserts into; api.item_stock, whose
 // row 42 item_upsert and item_patch write; api.item_price, which rpc_call
 // calls.
@@ -54,7 +54,7 @@ const (
 // the statements prepared on the connection that serves it, so that the
 // bench can check pgrest sent the SQL text the baselines send
 // (verifyStatements).
-var fixtureSQL = fixtures.Roles(authenticatorPassword) + `
+var fixtureSQL = `
 
 create schema api;
 grant usage on schema api to web_anon, webuser;

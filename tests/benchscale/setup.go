@@ -25,7 +25,7 @@ const checkInterval = 200 * time.Millisecond
 
 // fixtureSQL is the bench's database: api.items and a function that
 // tells the primary from the replica.
-var fixtureSQL = fixtures.Roles(fixtures.AuthenticatorPassword) + `
+var fixtureSQL = `
 create schema api;
 grant usage on schema api to web_anon;
 create table api.items (id int primary key, name text not null, price numeric(10,2) not null);
@@ -71,7 +71,7 @@ func setUp(ctx context.Context, opt options) (*env, error) {
 		return e, err
 	}
 	e.super = super
-	if err := pgtest.ExecSQL(ctx, super, fmt.Sprintf(fixtureSQL, opt.rows)); err != nil {
+	if err := pgtest.ExecSQL(ctx, super, fixtures.RolesSQL+fmt.Sprintf(fixtureSQL, opt.rows)); err != nil {
 		return e, fmt.Errorf("loading the fixture: %w", err)
 	}
 	if e.replica, err = cluster.StartReplica(); err != nil {
