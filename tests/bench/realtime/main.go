@@ -41,13 +41,21 @@ end $$;
 grant bench_user to authenticator;
 create table items (id int primary key, body text, n int);
 grant select on items to bench_user;
-create publication bench_realtime for table items;
+-- owned: the same rows under row-level security, each owned by one of
+-- the subscribers' users (owner u<id mod users>).
+create table owned (id int primary key, body text, owner text);
+alter table owned enable row level security;
+create policy mine on owned for select to bench_user
+  using (owner = current_setting('request.jwt.claims', true)::json ->> 'sub');
+grant select on owned to bench_user;
+create publication bench_realtime for table items, owned;
 `
 
 func main() {
 	n := flag.Int("n", 5000, "changes (single-row inserts) per run")
 	subsFlag := flag.String("subs", "1,100,1000", "subscriber counts, comma-separated")
 	writers := flag.Int("writers", 4, "concurrent writing connections")
+	rlsFlag := flag.String("rls-subs", "1,100,1000", "subscriber counts of the runs under row-level security, each subscriber its own user")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the runs to this file")
 	flag.Parse()
 	if *cpuProfile != "" {
@@ -60,23 +68,29 @@ func main() {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	var counts []int
-	for _, s := range strings.Split(*subsFlag, ",") {
-		c, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil {
-			fail("-subs", err)
-		}
-		counts = append(counts, c)
-	}
+	counts, rlsCounts := parseCounts("-subs", *subsFlag), parseCounts("-rls-subs", *rlsFlag)
 	cluster, err := pgtest.StartWith(pgtest.Options{LogicalReplication: true})
 	if err != nil {
 		fail("starting PostgreSQL", err)
 	}
 	defer cluster.Stop()
 	ctx := context.Background()
-	fmt.Printf("realtime change feed: %d single-row inserts per run from %d connections, one table, no row-level security\n\n", *n, *writers)
+	fmt.Printf("realtime change feed: %d single-row inserts per run from %d connections, one table;\n"+
+		"RLS runs: each subscriber its own user under a row-level security policy, each row visible to one\n\n", *n, *writers)
 	fmt.Printf("%-28s %12s %14s %10s %10s\n", "run", "changes/s", "deliveries/s", "p50", "p99")
-	for i, c := range append([]int{0}, counts...) {
+	type run struct {
+		subs int
+		rls  bool
+	}
+	runs := []run{{}}
+	for _, c := range counts {
+		runs = append(runs, run{subs: c})
+	}
+	for _, c := range rlsCounts {
+		runs = append(runs, run{subs: c, rls: true})
+	}
+	for i, rn := range runs {
+		c := rn.subs
 		super, err := cluster.NewDatabase(ctx, fmt.Sprintf("bench_realtime_%d", i))
 		if err != nil {
 			fail("creating a database", err)
@@ -91,10 +105,29 @@ func main() {
 				r.p50.Round(10*time.Microsecond), r.p99.Round(10*time.Microsecond))
 			continue
 		}
-		r := runFeed(ctx, super, auth, *n, *writers, c, i)
-		fmt.Printf("%-28s %12.0f %14.0f %10s %10s\n", fmt.Sprintf("feed, %d subscribers", c),
+		r := runFeed(ctx, super, auth, *n, *writers, c, rn.rls, i)
+		name := fmt.Sprintf("feed, %d subscribers", c)
+		if rn.rls {
+			name = fmt.Sprintf("feed, RLS, %d users", c)
+		}
+		fmt.Printf("%-28s %12.0f %14.0f %10s %10s\n", name,
 			r.changesPerSec, r.deliveriesPerSec, r.p50.Round(10*time.Microsecond), r.p99.Round(10*time.Microsecond))
 	}
+}
+
+func parseCounts(name, list string) []int {
+	var out []int
+	for _, s := range strings.Split(list, ",") {
+		if s = strings.TrimSpace(s); s == "" {
+			continue
+		}
+		c, err := strconv.Atoi(s)
+		if err != nil || c < 1 {
+			fail(name, fmt.Errorf("%q is not a count", s))
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 func fail(what string, err error) {
@@ -102,16 +135,27 @@ func fail(what string, err error) {
 	os.Exit(1)
 }
 
-// write inserts ids 1..n from several connections, one row per
-// transaction, and records when each commit returned.
-func write(ctx context.Context, dsn string, n, writers int, committed []atomic.Int64) {
+// write inserts ids 1..n into items (or, with users > 0, into owned,
+// row i owned by user u<i mod users>) from several connections, one row
+// per transaction, and records when each commit returned.
+func write(ctx context.Context, dsn string, n, writers, users int, committed []atomic.Int64) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range writers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			conn, err := pgx.Connect(ctx, dsn)
+			// The throwaway cluster runs with synchronous_commit off,
+			// where a commit's WAL reaches the walsender only at the
+			// WAL writer's next round (wal_writer_delay, 200ms): the
+			// writers commit synchronously so that latency is the
+			// feed's, not that delay's (fsync is off: it costs little).
+			cfg, err := pgx.ParseConfig(dsn)
+			if err != nil {
+				fail("parsing the DSN", err)
+			}
+			cfg.RuntimeParams["synchronous_commit"] = "on"
+			conn, err := pgx.ConnectConfig(ctx, cfg)
 			if err != nil {
 				fail("connecting a writer", err)
 			}
@@ -121,7 +165,13 @@ func write(ctx context.Context, dsn string, n, writers int, committed []atomic.I
 				if id > n {
 					return
 				}
-				if _, err := conn.Exec(ctx, "insert into items values ($1, 'body', $1)", id); err != nil {
+				var err error
+				if users > 0 {
+					_, err = conn.Exec(ctx, "insert into owned values ($1, 'body', 'u' || ($1::int % $2::int))", id, users)
+				} else {
+					_, err = conn.Exec(ctx, "insert into items values ($1, 'body', $1)", id)
+				}
+				if err != nil {
 					fail("inserting", err)
 				}
 				committed[id-1].Store(time.Now().UnixNano())
@@ -137,8 +187,10 @@ type result struct {
 }
 
 // runFeed starts a feed with subs subscribers to items, writes n rows,
-// and waits until every subscriber has every change.
-func runFeed(ctx context.Context, super, auth string, n, writers, subs, run int) result {
+// and waits until every subscriber has every change. With rls they
+// subscribe to owned instead, each as a user of its own, and each row
+// reaches one of them.
+func runFeed(ctx context.Context, super, auth string, n, writers, subs int, rls bool, run int) result {
 	pool, err := pgxpool.New(ctx, auth)
 	if err != nil {
 		fail("opening the pool", err)
@@ -157,10 +209,17 @@ func runFeed(ctx context.Context, super, auth string, n, writers, subs, run int)
 		remaining atomic.Int64
 		done      = make(chan struct{})
 	)
-	remaining.Store(int64(n * subs))
-	who := changes.Identity{Role: "bench_user", Claims: []byte(`{"role":"bench_user"}`)}
-	for range subs {
-		_, _, err := feed.Subscribe(ctx, who, []changes.Spec{{Event: "INSERT", Schema: "public", Table: "items"}},
+	total, table, users := n*subs, "items", 0
+	if rls {
+		total, table, users = n, "owned", subs
+	}
+	remaining.Store(int64(total))
+	for i := range subs {
+		who := changes.Identity{Role: "bench_user", Claims: []byte(`{"role":"bench_user"}`)}
+		if rls {
+			who.Claims = []byte(fmt.Sprintf(`{"role":"bench_user","sub":"u%d"}`, i))
+		}
+		_, _, err := feed.Subscribe(ctx, who, []changes.Spec{{Event: "INSERT", Schema: "public", Table: table}},
 			func(d changes.Delivery) {
 				now := time.Now().UnixNano()
 				id := idOf(d.Data)
@@ -178,17 +237,17 @@ func runFeed(ctx context.Context, super, auth string, n, writers, subs, run int)
 		}
 	}
 	start := time.Now()
-	write(ctx, super, n, writers, committed)
+	write(ctx, super, n, writers, users, committed)
 	select {
 	case <-done:
 	case <-time.After(10 * time.Minute):
-		fail("waiting for deliveries", fmt.Errorf("%d of %d missing", remaining.Load(), n*subs))
+		fail("waiting for deliveries", fmt.Errorf("%d of %d missing", remaining.Load(), total))
 	}
 	elapsed := time.Since(start)
 	slices.Sort(latencies)
 	return result{
 		changesPerSec:    float64(n) / elapsed.Seconds(),
-		deliveriesPerSec: float64(n*subs) / elapsed.Seconds(),
+		deliveriesPerSec: float64(total) / elapsed.Seconds(),
 		p50:              percentile(latencies, 0.50),
 		p99:              percentile(latencies, 0.99),
 	}
@@ -242,7 +301,7 @@ func decodeAlone(ctx context.Context, super, auth string, n, writers int) result
 	committed := make([]atomic.Int64, n)
 	latencies := make([]time.Duration, 0, n)
 	start := time.Now()
-	go write(ctx, super, n, writers, committed)
+	go write(ctx, super, n, writers, 0, committed)
 	for seen := 0; seen < n; {
 		msg, err := conn.ReceiveMessage(ctx)
 		if err != nil {
