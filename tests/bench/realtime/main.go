@@ -29,6 +29,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/pgrest/caddy-pgrest/realtime/changes"
 	"github.com/pgrest/caddy-pgrest/tests/pgtest"
+	"go.uber.org/zap"
 )
 
 const fixture = `
@@ -56,8 +57,12 @@ func main() {
 	subsFlag := flag.String("subs", "1,100,1000", "subscriber counts, comma-separated")
 	writers := flag.Int("writers", 4, "concurrent writing connections")
 	rlsFlag := flag.String("rls-subs", "1,100,1000", "subscriber counts of the runs under row-level security, each subscriber its own user")
+	verbose := flag.Bool("v", false, "log what the feed logs")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the runs to this file")
 	flag.Parse()
+	if *verbose {
+		logger, _ = zap.NewDevelopment()
+	}
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
 		if err != nil {
@@ -114,6 +119,9 @@ func main() {
 			r.changesPerSec, r.deliveriesPerSec, r.p50.Round(10*time.Microsecond), r.p99.Round(10*time.Microsecond))
 	}
 }
+
+// logger is the feed's: silent unless -v.
+var logger = zap.NewNop()
 
 func parseCounts(name, list string) []int {
 	var out []int
@@ -197,7 +205,7 @@ func runFeed(ctx context.Context, super, auth string, n, writers, subs int, rls 
 	}
 	defer pool.Close()
 	feed, err := changes.Start(ctx, changes.Config{ConnString: auth, Publication: "bench_realtime",
-		SlotName: fmt.Sprintf("bench_realtime_%d", run), SubscriberQueue: 1 << 20}, pool, nil)
+		SlotName: fmt.Sprintf("bench_realtime_%d", run), SubscriberQueue: 1 << 20}, pool, logger)
 	if err != nil {
 		fail("starting the feed", err)
 	}
@@ -240,7 +248,7 @@ func runFeed(ctx context.Context, super, auth string, n, writers, subs int, rls 
 	write(ctx, super, n, writers, users, committed)
 	select {
 	case <-done:
-	case <-time.After(10 * time.Minute):
+	case <-time.After(5 * time.Minute):
 		fail("waiting for deliveries", fmt.Errorf("%d of %d missing", remaining.Load(), total))
 	}
 	elapsed := time.Since(start)
