@@ -158,10 +158,15 @@ func (s *Subscription) end(err error) {
 	close(s.done)
 }
 
-func (f *Feed) register(s *Subscription) {
+// register adds s to the feed's subscriptions, unless the feed closed.
+func (f *Feed) register(s *Subscription) bool {
 	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.subs == nil {
+		return false
+	}
 	f.subs[s] = struct{}{}
-	f.mu.Unlock()
+	return true
 }
 
 func (f *Feed) unregister(s *Subscription) {
