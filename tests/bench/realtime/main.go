@@ -10,6 +10,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"fmt"
@@ -264,14 +265,17 @@ func runFeed(ctx context.Context, super, auth string, n, writers, subs int, rls 
 // idOf reads "record":{...,"id":N,...} from a payload without decoding
 // all of it: the bench measures the feed, not encoding/json.
 func idOf(data []byte) int {
-	s := string(data)
-	i := strings.Index(s, `"id":`)
+	i := bytes.Index(data, []byte(`"id":`))
 	if i < 0 {
 		return 1
 	}
-	s = s[i+5:]
-	j := strings.IndexAny(s, ",}")
-	id, _ := strconv.Atoi(s[:j])
+	id := 0
+	for _, c := range data[i+5:] {
+		if c < '0' || c > '9' {
+			break
+		}
+		id = 10*id + int(c-'0')
+	}
 	return max(id, 1)
 }
 
