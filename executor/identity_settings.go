@@ -19,8 +19,9 @@ const (
 	legacyIdentitySettingsSQL = `select set_config('role', $1, true)`
 )
 
-var identityTexts, legacyIdentityTexts = settingsStatementTexts(sqltext.Const(identitySettingsSQL), 2),
-	settingsStatementTexts(sqltext.Const(legacyIdentitySettingsSQL), 1)
+// legacyIdentityTexts are the legacy statements for 0 to maxSettingArgs
+// claims, then the one reading them from a JSON object, as for requests.
+var legacyIdentityTexts = settingsStatementTexts(sqltext.Const(legacyIdentitySettingsSQL), 1)
 
 // IdentitySettings is the statement that makes the rest of a transaction
 // run as role with claims (the JSON object request.jwt.claims holds).
@@ -30,7 +31,7 @@ var identityTexts, legacyIdentityTexts = settingsStatementTexts(sqltext.Const(id
 // how many claims there are, so a prepared-statement cache keeps few.
 func IdentitySettings(role string, claims []byte, legacy bool) (sqlgen.Statement, error) {
 	if !legacy {
-		return sqlgen.Statement{SQL: identityTexts[0], Args: [][]byte{[]byte(role), claims}}, nil
+		return sqlgen.Statement{SQL: sqltext.Const(identitySettingsSQL), Args: [][]byte{[]byte(role), claims}}, nil
 	}
 	var decoded map[string]any
 	if len(claims) > 0 {

@@ -70,10 +70,12 @@ func columnPrivileges(ctx context.Context, pool *pgxpool.Pool, rel *relation, ro
 }
 
 // visibleRows runs rel's visibility query for keys (one JSON object of
-// primary key values per row) as who, in a transaction that is rolled
-// back: SET LOCAL ROLE and the claims settings through the executor's
-// own statement, so that policies see what they see for a request.
-// It returns the indexes (0-based) of keys whose rows who may see.
+// primary key values per row) as who: the executor's own statement
+// switches role and claims (set_config(..., true), so that policies see
+// what they see for a request), then the query runs, both in one
+// pipelined batch, which PostgreSQL runs as one implicit transaction:
+// one round trip, and the settings end with it. It returns the indexes
+// (0-based) of keys whose rows who may see.
 func visibleRows(ctx context.Context, pool *pgxpool.Pool, legacy bool, rel *relation, who Identity, keys []json.RawMessage) (map[int]bool, error) {
 	settings, err := executor.IdentitySettings(who.Role, who.Claims, legacy)
 	if err != nil {
@@ -83,19 +85,19 @@ func visibleRows(ctx context.Context, pool *pgxpool.Pool, legacy bool, rel *rela
 	if err != nil {
 		return nil, err
 	}
-	tx, err := pool.Begin(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback(context.Background())
 	args := make([]any, len(settings.Args))
 	for i, a := range settings.Args {
 		args[i] = string(a)
 	}
-	if _, err := tx.Exec(ctx, settings.SQL.String(), args...); err != nil {
+	var b pgx.Batch
+	b.Queue(settings.SQL.String(), args...)
+	b.Queue(rel.visible, string(arg))
+	br := pool.SendBatch(ctx, &b)
+	defer br.Close()
+	if _, err := br.Exec(); err != nil {
 		return nil, err
 	}
-	rows, err := tx.Query(ctx, rel.visible, string(arg))
+	rows, err := br.Query()
 	if err != nil {
 		return nil, err
 	}
@@ -105,5 +107,8 @@ func visibleRows(ctx context.Context, pool *pgxpool.Pool, legacy bool, rel *rela
 		out[int(n)-1] = true
 		return nil
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	return out, br.Close()
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"sync"
 	"time"
 
 	"go.uber.org/zap"
@@ -132,27 +133,7 @@ func (f *Feed) dispatch(ctx context.Context, batch []*txn) {
 				zap.String("table", rel.schema+"."+rel.table), zap.Error(err))
 		}
 		if rel.rls && rel.visible != "" {
-			for key, idx := range rows {
-				who := byWho[key]
-				keys := make([]json.RawMessage, len(idx))
-				for j, i := range idx {
-					keys[j] = all[i].c.key
-				}
-				var seen map[int]bool
-				err := f.retry(ctx, "checking row visibility", func() (err error) {
-					seen, err = visibleRows(ctx, f.pool, f.legacy, rel, who, keys)
-					return err
-				})
-				if err != nil {
-					f.log.Warn("realtime: checking row visibility; changes not delivered to this role",
-						zap.String("table", rel.schema+"."+rel.table), zap.String("role", who.Role), zap.Error(err))
-				}
-				set := map[int]bool{}
-				for j := range seen {
-					set[idx[j]] = true
-				}
-				a.visible[key] = set
-			}
+			f.checkVisibility(ctx, rel, all, byWho, rows, a.visible)
 		}
 		auth[rel] = a
 	}
@@ -195,4 +176,57 @@ func allReadable(cols []string, readable map[string]bool) bool {
 		}
 	}
 	return true
+}
+
+// visibilityWorkers bounds the visibility queries of a round that run at
+// once, each on a pool connection of its own: several identities are
+// checked in parallel without taking the whole pool from the HTTP
+// requests that share it.
+const visibilityWorkers = 4
+
+// checkVisibility runs the visibility query of rel once per identity,
+// for the rows of the round that identity subscribes to, and records in
+// visible which rows (indexes in all) each may see. An identity whose
+// query fails sees none of them.
+func (f *Feed) checkVisibility(ctx context.Context, rel *relation, all []pending,
+	byWho map[string]Identity, rows map[string][]int, visible map[string]map[int]bool) {
+	var (
+		mu   sync.Mutex
+		wg   sync.WaitGroup
+		jobs = make(chan string)
+	)
+	for range min(visibilityWorkers, len(rows)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for key := range jobs {
+				who, idx := byWho[key], rows[key]
+				keys := make([]json.RawMessage, len(idx))
+				for j, i := range idx {
+					keys[j] = all[i].c.key
+				}
+				var seen map[int]bool
+				err := f.retry(ctx, "checking row visibility", func() (err error) {
+					seen, err = visibleRows(ctx, f.pool, f.legacy, rel, who, keys)
+					return err
+				})
+				if err != nil {
+					f.log.Warn("realtime: checking row visibility; changes not delivered to this role",
+						zap.String("table", rel.schema+"."+rel.table), zap.String("role", who.Role), zap.Error(err))
+				}
+				set := make(map[int]bool, len(seen))
+				for j := range seen {
+					set[idx[j]] = true
+				}
+				mu.Lock()
+				visible[key] = set
+				mu.Unlock()
+			}
+		}()
+	}
+	for key := range rows {
+		jobs <- key
+	}
+	close(jobs)
+	wg.Wait()
 }

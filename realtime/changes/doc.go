@@ -54,13 +54,23 @@
 // cannot be checked against a row that is gone: under row-level security
 // its "old_record" carries only the primary key, as in Supabase; its
 // other columns are sent only with REPLICA IDENTITY FULL and only where
-// the table has no row-level security. A table without a primary key
+// the table has no row-level security; it reaches only roles that may
+// read the primary key. A table without a primary key
 // gets "Error 400: Bad Request, no primary key" in "errors"; a change
 // larger than 1 MiB gets "Error 413: Payload Too Large" and only its
 // values of at most 64 bytes.
 //
 // Subscribers sharing a role and claims share one visibility query per
-// table per batch of transactions.
+// table per round of up to 64 transactions; a round checks up to four
+// identities at once, each in one round trip. Each distinct identity
+// costs a query per round: a table under row-level security with a
+// thousand subscribers of distinct claims costs a thousand queries per
+// round, as it does in Supabase Realtime.
+//
+// A subscription to a table the role may not read at all is refused at
+// once (with PostgreSQL's "permission denied for table ..."), where
+// Supabase accepts it and then sends "Error 401: Unauthorized" with
+// each change.
 //
 // # Filters
 //

@@ -136,7 +136,7 @@ func (f *Feed) Close() error {
 		f.done.Wait()
 		f.mu.Lock()
 		subs := f.subs
-		f.subs = map[*Subscription]struct{}{}
+		f.subs = nil // Subscribe refuses from now on
 		f.mu.Unlock()
 		for s := range subs {
 			s.end(ErrFeedClosed)

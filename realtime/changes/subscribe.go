@@ -39,7 +39,10 @@ func (f *Feed) Subscribe(ctx context.Context, who Identity, specs []Spec, delive
 		bounds = append(bounds, Bound{ID: id, Spec: spec})
 	}
 	s := newSubscription(f, who, bound, deliver)
-	f.register(s)
+	if !f.register(s) {
+		s.end(ErrFeedClosed)
+		return nil, nil, ErrFeedClosed
+	}
 	return s, bounds, nil
 }
 

@@ -23,8 +23,12 @@ type Subscription struct {
 	who    Identity
 	closed bool
 	err    error
-	queue  chan Delivery
-	done   chan struct{}
+	// pending are the deliveries waiting for deliver, at most
+	// Config.SubscriberQueue; a slice rather than a buffered channel,
+	// so that memory follows what waits, not the bound.
+	pending []Delivery
+	wake    chan struct{} // signalled when pending grows
+	done    chan struct{}
 }
 
 // boundSpec is a spec as the feed matches it.
@@ -57,7 +61,7 @@ func (b *boundSpec) matches(c *change) bool {
 
 func newSubscription(f *Feed, who Identity, specs []boundSpec, deliver func(Delivery)) *Subscription {
 	s := &Subscription{feed: f, specs: specs, who: who,
-		queue: make(chan Delivery, f.cfg.SubscriberQueue), done: make(chan struct{})}
+		wake: make(chan struct{}, 1), done: make(chan struct{})}
 	go s.run(deliver)
 	return s
 }
@@ -69,12 +73,19 @@ func (s *Subscription) run(deliver func(Delivery)) {
 		select {
 		case <-s.done:
 			return
-		case d := <-s.queue:
-			select {
-			case <-s.done:
-				return
-			default:
+		case <-s.wake:
+		}
+		for {
+			s.mu.Lock()
+			if s.closed || len(s.pending) == 0 {
+				s.pending = nil // let a burst's memory go
+				s.mu.Unlock()
+				break
 			}
+			d := s.pending[0]
+			s.pending[0] = Delivery{}
+			s.pending = s.pending[1:]
+			s.mu.Unlock()
 			deliver(d)
 		}
 	}
@@ -87,13 +98,17 @@ func (s *Subscription) enqueue(d Delivery) {
 		s.mu.Unlock()
 		return
 	}
-	select {
-	case s.queue <- d:
-		s.mu.Unlock()
-	default:
+	if len(s.pending) >= s.feed.cfg.SubscriberQueue {
 		s.mu.Unlock()
 		s.feed.unregister(s)
 		s.end(ErrSlowConsumer)
+		return
+	}
+	s.pending = append(s.pending, d)
+	s.mu.Unlock()
+	select {
+	case s.wake <- struct{}{}:
+	default:
 	}
 }
 
@@ -139,13 +154,19 @@ func (s *Subscription) end(err error) {
 	}
 	s.closed = true
 	s.err = err
+	s.pending = nil
 	close(s.done)
 }
 
-func (f *Feed) register(s *Subscription) {
+// register adds s to the feed's subscriptions, unless the feed closed.
+func (f *Feed) register(s *Subscription) bool {
 	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.subs == nil {
+		return false
+	}
 	f.subs[s] = struct{}{}
-	f.mu.Unlock()
+	return true
 }
 
 func (f *Feed) unregister(s *Subscription) {

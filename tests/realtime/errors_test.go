@@ -83,3 +83,19 @@ func TestCloseDropsSlot(t *testing.T) {
 		t.Errorf("%d slots named %s after Close, want 0", n, e.slot)
 	}
 }
+
+// A change larger than max_record_bytes is sent as Supabase sends it:
+// "Error 413: Payload Too Large", with only the values of at most 64
+// bytes.
+func TestPayloadTooLarge(t *testing.T) {
+	e := newEnv(t, "rt_large", changes.Config{MaxRecordBytes: 200})
+	_, _, s := subscribe(t, e, anon, changes.Spec{Event: "INSERT", Schema: "public", Table: "notes"})
+	pgtest.Exec(t, e.dsn, `insert into notes values (1, repeat('x', 300), 5)`)
+	got := s.wait(t, 1)[0]
+	if len(got.Data.Errors) != 1 || got.Data.Errors[0] != "Error 413: Payload Too Large" {
+		t.Errorf("errors %v, want Error 413", got.Data.Errors)
+	}
+	if _, ok := got.Data.Record["body"]; ok || got.Data.Record["id"] != float64(1) || got.Data.Record["n"] != float64(5) {
+		t.Errorf("record %v, want id and n without body", got.Data.Record)
+	}
+}

@@ -24,9 +24,10 @@ func TestMain(m *testing.M) {
 	pg.Run(m)
 }
 
-// fixture: the authenticator may replicate and switch to rt_user and
-// rt_anon; todos is under row-level security (each user sees the rows
-// they own) with a column rt_user may not read; notes is open to both;
+// fixture: the authenticator may replicate and switch to rt_user,
+// rt_anon and rt_staff; todos is under row-level security (each user of
+// rt_user sees the rows they own, rt_staff the rows owned by staff)
+// with a column rt_user may not read; notes is open to both;
 // hidden is published but granted to nobody; unpublished is not in the
 // publication.
 const fixture = `
@@ -36,13 +37,16 @@ do $$ begin
   end if;
   if not exists (select from pg_roles where rolname = 'rt_user') then create role rt_user nologin; end if;
   if not exists (select from pg_roles where rolname = 'rt_anon') then create role rt_anon nologin; end if;
+  if not exists (select from pg_roles where rolname = 'rt_staff') then create role rt_staff nologin; end if;
 end $$;
-grant rt_user, rt_anon to authenticator;
+grant rt_user, rt_anon, rt_staff to authenticator;
 create table todos (id int primary key, owner text, body text, secret text, tags text[], meta jsonb, at timestamptz);
 alter table todos enable row level security;
 create policy own on todos for select to rt_user
   using (owner = current_setting('request.jwt.claims', true)::json ->> 'sub');
 grant select (id, owner, body, tags, meta, at) on todos to rt_user;
+create policy staff on todos for select to rt_staff using (owner = 'staff');
+grant select on todos to rt_staff;
 create table notes (id int primary key, body text, n numeric);
 grant select on notes to rt_user, rt_anon;
 create table hidden (id int primary key);

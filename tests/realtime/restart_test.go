@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/pgrest/caddy-pgrest/realtime/changes"
 	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
@@ -73,5 +74,41 @@ func TestPostgresRestart(t *testing.T) {
 	}
 	if ids[len(ids)-1] != 1000 || !slices.Equal(ids[:len(ids)-1], want) {
 		t.Errorf("delivered ids %v, want %v then 1000, each once and in commit order", ids, want)
+	}
+}
+
+// A node that crashed left its slot behind: started again under the
+// same name, the feed takes the slot over instead of failing, streams
+// from it, and drops it at Close.
+func TestStartTakesOverLeftSlot(t *testing.T) {
+	dsn := pg.CreateDatabase(t, "rt_takeover")
+	pgtest.Exec(t, dsn, fixture)
+	const slot = "pgrest_test_takeover"
+	pgtest.Exec(t, dsn, "select pg_create_logical_replication_slot('"+slot+"', 'pgoutput')")
+	auth := pgtest.DSNFor(dsn, "authenticator", "secret")
+	ctx := context.Background()
+	pool, err := pgxpool.New(ctx, auth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	feed, err := changes.Start(ctx, changes.Config{ConnString: auth, Publication: "pgrest_realtime", SlotName: slot}, pool, nil)
+	if err != nil {
+		t.Fatalf("Start with the slot a crashed run left: %v", err)
+	}
+	s := newSink()
+	if _, _, err := feed.Subscribe(ctx, anon, []changes.Spec{{Event: "INSERT", Schema: "public", Table: "notes"}}, s.deliver); err != nil {
+		t.Fatal(err)
+	}
+	pgtest.Exec(t, dsn, "insert into notes (id) values (7)")
+	if got := s.wait(t, 1); got[0].Data.Record["id"] != float64(7) {
+		t.Errorf("delivered %s", got[0].raw)
+	}
+	if err := feed.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := pgtest.Connect(t, dsn).QueryRow(ctx, "select count(*) from pg_replication_slots where slot_name = $1", slot).Scan(&n); err != nil || n != 0 {
+		t.Errorf("%d slots named %s after Close (%v), want 0", n, slot, err)
 	}
 }

@@ -11,15 +11,16 @@ import (
 	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
 
-// Two users of one role under row-level security, over a few hundred
-// changes in transactions of several rows: each receives exactly the
-// rows its claims make visible, never the other's, and never the column
-// its role may not read.
+// Two users of one role, and a second role, under row-level security,
+// over a few hundred changes in transactions of several rows: each
+// receives exactly the rows its role and claims make visible, never
+// another's, and never a column its role may not read.
 func TestRowLevelSecurity(t *testing.T) {
 	e := newEnv(t, "rt_rls", changes.Config{})
 	todos := changes.Spec{Event: "*", Schema: "public", Table: "todos"}
-	_, _, alice := subscribe(t, e, user("alice"), todos)
+	aliceSub, _, alice := subscribe(t, e, user("alice"), todos)
 	_, _, bob := subscribe(t, e, user("bob"), todos)
+	_, _, staff := subscribe(t, e, changes.Identity{Role: "rt_staff", Claims: []byte(`{"role":"rt_staff"}`)}, todos)
 	// anon may read nothing of todos: refused at Subscribe.
 	if _, _, err := e.feed.Subscribe(context.Background(), anon, []changes.Spec{todos}, func(changes.Delivery) {}); err == nil {
 		t.Error("rt_anon subscribed to todos, which it may not read")
@@ -27,7 +28,7 @@ func TestRowLevelSecurity(t *testing.T) {
 	const rows = 300
 	var sql strings.Builder
 	for i := 1; i <= rows; i += 10 {
-		sql.WriteString("insert into todos (id, owner, body, secret, tags, meta, at) select g, case when g % 2 = 0 then 'alice' else 'bob' end, 'b' || g, 's', array['x', 'y'], '{\"k\": [1, true]}', '2024-05-01 12:30:00.25+02' from generate_series(")
+		sql.WriteString("insert into todos (id, owner, body, secret, tags, meta, at) select g, case when g % 30 = 0 then 'staff' when g % 2 = 0 then 'alice' else 'bob' end, 'b' || g, 's', array['x', 'y'], '{\"k\": [1, true]}', '2024-05-01 12:30:00.25+02' from generate_series(")
 		fmt.Fprintf(&sql, "%d, %d) g;\n", i, i+9)
 	}
 	pgtest.Exec(t, e.dsn, sql.String())
@@ -36,7 +37,13 @@ func TestRowLevelSecurity(t *testing.T) {
 		s    *sink
 		odd  int
 	}{{"alice", alice, 1}, {"bob", bob, 0}} {
-		got := c.s.wait(t, rows/2)
+		var want []int
+		for i := 1; i <= rows; i++ {
+			if i%2 != c.odd && i%30 != 0 {
+				want = append(want, i)
+			}
+		}
+		got := c.s.wait(t, len(want))
 		var ids []int
 		for _, d := range got {
 			if d.Data.Record["owner"] != c.name {
@@ -52,15 +59,22 @@ func TestRowLevelSecurity(t *testing.T) {
 			}
 			ids = append(ids, int(d.Data.Record["id"].(float64)))
 		}
-		var want []int
-		for i := 1; i <= rows; i++ {
-			if i%2 != c.odd {
-				want = append(want, i)
-			}
-		}
 		if !slices.Equal(ids, want) {
 			t.Errorf("%s received ids %v, want %v", c.name, ids, want)
 		}
+	}
+	var staffIDs []float64
+	for _, d := range staff.wait(t, rows/30) {
+		if d.Data.Record["owner"] != "staff" {
+			t.Fatalf("rt_staff received %s", d.raw)
+		}
+		if _, ok := d.Data.Record["secret"]; !ok {
+			t.Errorf("rt_staff may read secret, but its payload lacks it: %s", d.raw)
+		}
+		staffIDs = append(staffIDs, d.Data.Record["id"].(float64))
+	}
+	if len(staffIDs) != rows/30 || staffIDs[0] != 30 || staffIDs[len(staffIDs)-1] != rows {
+		t.Errorf("rt_staff received ids %v, want every 30th", staffIDs)
 	}
 	d := alice.snapshot()[0]
 	for _, want := range []string{`"tags":["x","y"]`, `"meta":{"k":[1,true]}`, `"at":"2024-05-01T10:30:00.25+00:00"`} {
@@ -75,8 +89,14 @@ func TestRowLevelSecurity(t *testing.T) {
 	// A token refresh that changes the claims changes what is seen.
 	pgtest.Exec(t, e.dsn, `insert into todos (id, owner) values (1001, 'carol')`)
 	pgtest.Exec(t, e.dsn, `insert into todos (id, owner) values (1002, 'alice')`)
-	if got := alice.wait(t, rows/2+1); got[len(got)-1].Data.Record["id"] != float64(1002) {
+	aliceCount := len(alice.snapshot())
+	if got := alice.wait(t, aliceCount+1); got[len(got)-1].Data.Record["id"] != float64(1002) {
 		t.Errorf("alice's last delivery %s", got[len(got)-1].raw)
+	}
+	aliceSub.SetIdentity(user("carol"))
+	pgtest.Exec(t, e.dsn, `insert into todos (id, owner) values (1003, 'alice'); insert into todos (id, owner) values (1004, 'carol')`)
+	if got := alice.wait(t, aliceCount+2); got[len(got)-1].Data.Record["id"] != float64(1004) {
+		t.Errorf("after SetIdentity(carol), the last delivery is %s, want carol's row 1004", got[len(got)-1].raw)
 	}
 }
 

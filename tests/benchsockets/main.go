@@ -1,4 +1,4 @@
-// Command benchrealtime measures the memory an idle realtime socket costs
+// Command benchsockets measures the memory an idle realtime socket costs
 // Caddy+pgrest, for make bench: it starts a throwaway PostgreSQL, starts
 // itself again as Caddy serving pgrest with realtime_enabled in a process
 // of its own, opens -n sockets (default 1,000) that each join a channel
@@ -6,8 +6,8 @@
 // before and after, and the difference per socket. It asserts nothing:
 // the figure is printed for the README's Performance section.
 //
-//	go run ./tests/benchrealtime            # 1,000 sockets
-//	go run ./tests/benchrealtime -n 5000
+//	go run ./tests/benchsockets            # 1,000 sockets
+//	go run ./tests/benchsockets -n 5000
 package main
 
 import (
@@ -38,7 +38,7 @@ import (
 
 // runAsCaddy makes this program run Caddy's command line: the server is
 // this binary started again.
-const runAsCaddy = "PGREST_BENCHREALTIME_RUN_CADDY"
+const runAsCaddy = "PGREST_BENCHSOCKETS_RUN_CADDY"
 
 func main() {
 	if os.Getenv(runAsCaddy) == "1" {
@@ -48,7 +48,7 @@ func main() {
 	n := flag.Int("n", 1000, "idle sockets to open")
 	flag.Parse()
 	if err := run(*n); err != nil {
-		fmt.Fprintln(os.Stderr, "benchrealtime:", err)
+		fmt.Fprintln(os.Stderr, "benchsockets:", err)
 		os.Exit(1)
 	}
 }
@@ -56,7 +56,7 @@ func main() {
 func run(n int) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	db, err := pgresttest.SetUp(ctx, "pgrest_bench_realtime", pgresttest.ReadFixture)
+	db, err := pgresttest.SetUp(ctx, "pgrest_bench_sockets", pgresttest.ReadFixture)
 	if err != nil {
 		return err
 	}
@@ -66,7 +66,7 @@ func run(n int) error {
 	if err != nil {
 		return err
 	}
-	dir, err := os.MkdirTemp("", "pgrest-benchrealtime-")
+	dir, err := os.MkdirTemp("", "pgrest-benchsockets-")
 	if err != nil {
 		return err
 	}
