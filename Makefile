@@ -3,7 +3,8 @@
 #   make build       bin/caddy: Caddy with its standard modules and pgrest
 #   make test        gofmt check, go vet, Go tests (with -race), client tests,
 #                    and a last line of counts: N passed, N failed, N skipped
-#   make bench       the benchmarks in tests/bench and tests/benchscale
+#   make bench       the benchmarks in tests/bench, tests/benchscale, tests/bench/realtime
+#                    and tests/benchsockets
 #   make fuzz        every fuzz target for FUZZTIME (default 1m) each
 #   make demo        PostgreSQL + demo schema + Caddy on http://localhost:3000
 #   make demo-stop   stop the demo's PostgreSQL
@@ -98,9 +99,19 @@ test-client:
 # after an outage (BENCHSCALE_FLAGS, e.g. '-d 2s -c 8'). Timings are
 # measured here, never asserted by make test.
 BENCHSCALE_FLAGS ?=
+# Then tests/bench/realtime: the realtime change feed's changes per second
+# from commit to delivery for 1, 100 and 1,000 subscribers, with latency,
+# beside the replication stream decoded alone (BENCHREALTIME_FLAGS, e.g.
+# '-n 2000 -subs 1,100'); and tests/benchsockets: the memory of an idle
+# realtime socket (VmRSS of Caddy+pgrest before and after 1,000 of them,
+# BENCHSOCKETS_FLAGS, e.g. '-n 5000').
+BENCHREALTIME_FLAGS ?=
+BENCHSOCKETS_FLAGS ?=
 bench:
 	$(GO) run ./tests/bench $(BENCH_FLAGS)
 	$(GO) run ./tests/benchscale $(BENCHSCALE_FLAGS)
+	$(GO) run ./tests/bench/realtime $(BENCHREALTIME_FLAGS)
+	$(GO) run ./tests/benchsockets $(BENCHSOCKETS_FLAGS)
 
 # Every func FuzzXxx in the module, found anew each run, one after the
 # other (go test fuzzes one target per run). make test already runs their

@@ -21,6 +21,7 @@ import (
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
 	"github.com/pgrest/caddy-pgrest/executor"
+	"github.com/pgrest/caddy-pgrest/realtime"
 )
 
 func init() {
@@ -171,6 +172,7 @@ type Handler struct {
 
 	Settings
 	ReplicaSettings
+	RealtimeSettings
 
 	logger  *zap.Logger
 	pool    *sharedPool
@@ -182,6 +184,10 @@ type Handler struct {
 	// and the schema cache, rebuilt when the in-database configuration
 	// changes.
 	live *liveConfig
+	// realtime serves the realtime socket (realtime_enabled), nil
+	// otherwise; changeFeedClose stops its change feed.
+	realtime        *realtime.Server
+	changeFeedClose func() error
 }
 
 // CaddyModule returns the Caddy module information.
@@ -294,6 +300,13 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		return err
 	}
 	h.live.current.Store(rt)
+	if err := h.startRealtime(); err != nil {
+		_ = release(rt)
+		_, _ = pools.Delete(key)
+		_ = releaseReplicas(h.replicas, h.replicasKey)
+		h.pool, h.live, h.replicas = nil, nil, nil
+		return err
+	}
 	if !rt.sourceCreated {
 		// A config reload reads the schema again, as a restart would; the
 		// cache the source holds keeps serving meanwhile. A source made
@@ -462,6 +475,9 @@ func (h *Handler) appSettings(repl *caddy.Replacer) ([]executor.Setting, error) 
 // routes would replace the JSON body.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.Handler) error {
 	rt := h.live.current.Load()
+	if h.serveRealtime(w, r) {
+		return nil
+	}
 	if serveCORS(w, r, rt.corsOrigins) {
 		return nil
 	}
@@ -505,6 +521,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.
 // context first, so the executor's background work has been told to stop.
 func (h *Handler) Cleanup() error {
 	unregister(h)
+	h.stopRealtime()
 	// h.live stays set: requests still running read it (close makes a
 	// second Cleanup a no-op).
 	if h.live != nil {

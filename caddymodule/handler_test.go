@@ -58,6 +58,12 @@ func TestDefaults(t *testing.T) {
 			DBPoolAutomaticRecovery: new(true),
 			URLUseLegacyTargetNames: new(true),
 		},
+		RealtimeSettings: RealtimeSettings{
+			RealtimePath:           "/realtime/v1/websocket",
+			RealtimeMaxMessageSize: 1 << 20,
+			RealtimeQueueSize:      1024,
+			RealtimeMaxChannels:    100,
+		},
 	}
 	if !reflect.DeepEqual(h, want) {
 		t.Errorf("defaults are\n%+v\nwant\n%+v", h, want)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/pgrest/caddy-pgrest/executor"
 	"github.com/pgrest/caddy-pgrest/executor/openapi"
+	"github.com/pgrest/caddy-pgrest/realtime"
 )
 
 // params is every configuration parameter pgrest knows, defined once, in
@@ -234,6 +235,23 @@ var params = []param{
 	{name: "db_replica_check_interval", kind: kindDuration, pgrest: true,
 		def: caddy.Duration(executor.DefaultReplicaCheckInterval), defElsewhere: true,
 		doc: "how often each replica's health and lag are checked"},
+
+	// RealtimeSettings
+	{name: "realtime_enabled", kind: kindBool, pgrest: true, def: false,
+		doc: "serve Supabase Realtime's WebSocket protocol at `realtime_path`, from the same pool and token verifier (see Realtime)"},
+	{name: "realtime_path", kind: kindString, pgrest: true, def: realtime.DefaultPath,
+		check: checkRealtimePath,
+		doc:   "the socket's path as the handler sees it; supabase-js connects to `<url>/realtime/v1/websocket`"},
+	{name: "realtime_publication", kind: kindString, pgrest: true, defDoc: "none",
+		doc: "an existing publication whose tables' changes `postgres_changes` serves; without it `postgres_changes` joins are refused"},
+	{name: "realtime_node_name", kind: kindString, pgrest: true, defDoc: "the host name",
+		doc: "this node's name, in its replication slot's name: each node on one database needs its own"},
+	{name: "realtime_max_message_size", kind: kindSize, pgrest: true, def: int64(realtime.DefaultMaxMessageBytes),
+		doc: "the largest message a client may send; a larger one gets the error reply"},
+	{name: "realtime_queue_size", kind: kindInt, min: 1, pgrest: true, def: realtime.DefaultQueueFrames,
+		doc: "messages a socket's outbound queue holds; a socket that falls further behind is disconnected"},
+	{name: "realtime_max_channels", kind: kindInt, min: 1, pgrest: true, def: realtime.DefaultMaxChannels,
+		doc: "the most channels one socket may join (Supabase's `max_channels_per_client`)"},
 
 	// PostgREST's parameters whose concern is Caddy's.
 	{name: "admin_server_host", caddy: "pgrest has no admin server of its own: Caddy's admin endpoint is the `admin` global option, " +

@@ -40,6 +40,8 @@ var surfaceNames = []string{
 	"jwt_secret", "jwt_secret_is_base64", "secret_is_base64",
 	"log_level", "log_query", "max_body_size",
 	"openapi_mode", "openapi_security_active", "openapi_server_proxy_uri", "openapi_version",
+	"realtime_enabled", "realtime_max_channels", "realtime_max_message_size", "realtime_node_name",
+	"realtime_path", "realtime_publication", "realtime_queue_size",
 	"server_cors_allowed_origins", "server_host", "server_port", "server_reuseport",
 	"server_timing_enabled", "server_trace_header", "server_unix_socket", "server_unix_socket_mode",
 	"url_use_legacy_target_names",

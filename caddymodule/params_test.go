@@ -59,6 +59,13 @@ var sampleValues = map[string]string{
 	"server_trace_header":         "X-Request-Id",
 	"server_timing_enabled":       "true",
 	"url_use_legacy_target_names": "false",
+	"realtime_enabled":            "true",
+	"realtime_path":               "/realtime/v1/websocket",
+	"realtime_publication":        "pgrest_realtime",
+	"realtime_node_name":          "node1",
+	"realtime_max_message_size":   "256KiB",
+	"realtime_queue_size":         "64",
+	"realtime_max_channels":       "10",
 }
 
 func TestEveryPostgRESTParameterIsASubdirective(t *testing.T) {

@@ -16,3 +16,9 @@ var RolesSQL string
 //
 //go:embed schema.sql
 var SchemaSQL string
+
+// RealtimeSQL is realtime.sql: the grants and the private-channel policy
+// of the demo's realtime socket, loaded after realtime/realtime.sql.
+//
+//go:embed realtime.sql
+var RealtimeSQL string

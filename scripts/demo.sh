@@ -75,6 +75,9 @@ setup() {
 		log "loading demo/roles.sql and demo/schema.sql into $db"
 		pg psql "$cluster" "$port" -q -d "$db" -f demo/roles.sql -f demo/schema.sql
 	fi
+	# The realtime schema (replaced in place on every run) and the demo's
+	# grants and policies for it.
+	pg psql "$cluster" "$port" -q -d "$db" -f realtime/realtime.sql -f demo/realtime.sql
 	# psql substitutes :'var' (quoted as a literal) only in scripts, not in -c.
 	pg psql "$cluster" "$port" -q -d "$db" -v secret="$secret" -v password="$password" <<-'SQL'
 		alter database pgrest_demo set app.jwt_secret = :'secret';

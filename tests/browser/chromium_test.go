@@ -117,10 +117,29 @@ func pageServer(t testing.TB) *httptest.Server {
 	root := moduleRoot(t)
 	files := map[string]struct{ path, contentType string }{
 		"/calls.html":    {filepath.Join("testdata", "calls.html"), "text/html; charset=utf-8"},
+		"/realtime.html": {filepath.Join("testdata", "realtime.html"), "text/html; charset=utf-8"},
 		"/postgrest.mjs": {filepath.Join(root, postgrestModule), "text/javascript; charset=utf-8"},
 		"/supabase.js":   {filepath.Join(root, supabaseUMD), "text/javascript; charset=utf-8"},
 	}
+	// /hold answers once the page asks for /done (or after a minute): a
+	// page that keeps it pending keeps Chromium's virtual time from
+	// running ahead while it waits on a WebSocket, which virtual time
+	// does not wait for, and firing the clients' timeouts early.
+	done := make(chan struct{})
+	var doneOnce sync.Once
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/hold":
+			select {
+			case <-done:
+			case <-time.After(time.Minute):
+			case <-r.Context().Done():
+			}
+			return
+		case "/done":
+			doneOnce.Do(func() { close(done) })
+			return
+		}
 		f, ok := files[r.URL.Path]
 		if !ok {
 			http.NotFound(w, r)
@@ -159,6 +178,14 @@ var resultPre = regexp.MustCompile(`(?s)<pre id="result" data-done="true">(.*?)<
 // otherwise.
 func visit(t testing.TB, pageURL string) map[string]callResult {
 	t.Helper()
+	var results map[string]callResult
+	visitInto(t, pageURL, &results)
+	return results
+}
+
+// visitInto is visit for a page whose results have a shape of their own.
+func visitInto(t testing.TB, pageURL string, results any) {
+	t.Helper()
 	// The machine may be busy: starting Chromium alone can take seconds.
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -184,11 +211,9 @@ func visit(t testing.TB, pageURL string) map[string]callResult {
 	if m == nil {
 		t.Fatalf("the page did not finish its calls; DOM:\n%s\nchromium's log:\n%s", stdout.String(), tail(stderr.String(), 30))
 	}
-	var results map[string]callResult
-	if err := json.Unmarshal([]byte(html.UnescapeString(string(m[1]))), &results); err != nil {
+	if err := json.Unmarshal([]byte(html.UnescapeString(string(m[1]))), results); err != nil {
 		t.Fatalf("the page's results: %v\n%s", err, m[1])
 	}
-	return results
 }
 
 func tail(s string, n int) string {

@@ -3,7 +3,8 @@
 // supabase-js, as an app does, and the test reads what the page got from
 // the dumped DOM. It shows that pgrest's CORS answers satisfy a browser,
 // preflights included, and that server_cors_allowed_origins makes the
-// browser refuse other origins.
+// browser refuse other origins; and that supabase-js's realtime works
+// in a page against pgrest's socket.
 //
 // Chromium is installed by scripts/browser.sh when missing; the client
 // libraries are tests/supabasejs's (npm ci is run there when they are

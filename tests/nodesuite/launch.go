@@ -26,13 +26,19 @@ func Main(log Logger, run func(ctx context.Context, root string) int) {
 // StartDatabase starts a throwaway PostgreSQL (tests/pgtest) with PostGIS,
 // which both suites' fixtures need, and makes the database name afresh in
 // it (dropped first when left from an earlier run). It returns the
-// database's superuser URL and the function that stops the cluster.
-func StartDatabase(ctx context.Context, log Logger, name string) (superDSN string, stop func(), err error) {
+// database's superuser URL and the function that stops the cluster. opts,
+// when given, start the cluster (wal_level = logical for the realtime
+// change feed).
+func StartDatabase(ctx context.Context, log Logger, name string, opts ...pgtest.Options) (superDSN string, stop func(), err error) {
 	if err := pgtest.EnsurePostGIS(); err != nil {
 		return "", nil, err
 	}
 	log.Printf("starting PostgreSQL")
-	cluster, err := pgtest.Start()
+	var o pgtest.Options
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	cluster, err := pgtest.StartWith(o)
 	if err != nil {
 		return "", nil, err
 	}

@@ -120,9 +120,15 @@ func SetUp(ctx context.Context, name string, loaders ...Loader) (*DB, error) {
 // MustSetUp is SetUp for TestMain, within two minutes: on failure it
 // prints why and exits. Run the tests with Run.
 func MustSetUp(name string, loaders ...Loader) *DB {
+	return MustSetUpWith(name, pgtest.Options{}, loaders...)
+}
+
+// MustSetUpWith is MustSetUp on a cluster started with opts (such as
+// wal_level = logical for the realtime change feed).
+func MustSetUpWith(name string, opts pgtest.Options, loaders ...Loader) *DB {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	db, err := setUpIn(ctx, pgtest.MustStart(), name, loaders)
+	db, err := setUpIn(ctx, pgtest.MustStartWith(opts), name, loaders)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

@@ -104,6 +104,14 @@ func caddyfile(port int, dirs map[string]string, opts Options) string {
 		}
 		global.WriteString("\t}\n")
 	}
+	handler := handlerBlock(dirs, opts.Mount)
+	return fmt.Sprintf("{\n\tadmin %s\n\tauto_https off\n\tpersist_config off\n%s}\n"+
+		"http://127.0.0.1:%d {\n%s%s}\n%s", admin, global.String(), port, site.String(), handler, opts.Sites)
+}
+
+// handlerBlock is the site's pgrest handler with the subdirectives dirs,
+// under mount when set.
+func handlerBlock(dirs map[string]string, mount string) string {
 	names := make([]string, 0, len(dirs))
 	for n := range dirs {
 		names = append(names, n)
@@ -114,13 +122,26 @@ func caddyfile(port int, dirs map[string]string, opts Options) string {
 		fmt.Fprintf(&pgrest, "\t\t%s %s\n", n, dirs[n])
 	}
 	handler := fmt.Sprintf("\tpgrest {\n%s\t}\n", pgrest.String())
-	if opts.Mount != "" {
+	nested := strings.ReplaceAll(strings.TrimSuffix(handler, "\n"), "\n", "\n\t")
+	switch {
+	case mount != "" && dirs["realtime_enabled"] == "true":
+		// Supabase's layout: REST under the mount, the realtime socket
+		// at /realtime/v1/websocket, both served by one pgrest handler
+		// (one pool, one verifier).
+		return fmt.Sprintf("\t@pgrest path %s/* /realtime/v1/*\n\thandle @pgrest {\n\t\turi strip_prefix %s\n\t%s\n\t}\n",
+			mount, mount, nested)
+	case mount != "":
 		// One tab deeper inside handle_path, as caddy fmt writes it.
-		nested := strings.ReplaceAll(strings.TrimSuffix(handler, "\n"), "\n", "\n\t")
-		handler = fmt.Sprintf("\thandle_path %s/* {\n\t%s\n\t}\n", opts.Mount, nested)
+		return fmt.Sprintf("\thandle_path %s/* {\n\t%s\n\t}\n", mount, nested)
 	}
-	return fmt.Sprintf("{\n\tadmin %s\n\tauto_https off\n\tpersist_config off\n%s}\n"+
-		"http://127.0.0.1:%d {\n%s%s}\n%s", admin, global.String(), port, site.String(), handler, opts.Sites)
+	return handler
+}
+
+// Site is a site block serving pgrest with dirs on http://127.0.0.1:port,
+// under mount when set, for Options.Sites: a second node in the same
+// Caddy.
+func Site(port int, dirs map[string]string, mount string) string {
+	return fmt.Sprintf("http://127.0.0.1:%d {\n%s}\n", port, handlerBlock(dirs, mount))
 }
 
 // Caddyfile is the Caddyfile Serve would load for dirs on port, for a

@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/pgrest/caddy-pgrest/demo"
+	"github.com/pgrest/caddy-pgrest/realtime"
 )
 
 // The demo schema is the README's login recipe; these tests keep it working.
@@ -23,6 +24,8 @@ func loadDemo(t *testing.T) (superuser, authenticator string) {
 	dsn := pg.CreateDatabase(t, "pgtest_demo")
 	Exec(t, dsn, demo.RolesSQL)
 	Exec(t, dsn, demo.SchemaSQL)
+	Exec(t, dsn, realtime.SQL)
+	Exec(t, dsn, demo.RealtimeSQL)
 	Exec(t, dsn, `alter database pgtest_demo set app.jwt_secret = '`+demoSecret+`';
 		alter role authenticator password 'authenticator-test-password'`)
 	return dsn, DSNFor(dsn, "authenticator", "authenticator-test-password")
@@ -195,4 +198,38 @@ func TestDemoRolesSeeWhatTheirPoliciesAllow(t *testing.T) {
 			t.Errorf("error %v (SQLSTATE %q), want 42501", err, got)
 		}
 	})
+}
+
+// The demo's realtime policies: a user may use the private topic of their
+// own email only, checked as pgrest's realtime socket checks it.
+func TestDemoRealtimeTopicPolicies(t *testing.T) {
+	_, authenticator := loadDemo(t)
+	conn := Connect(t, authenticator)
+	ctx := context.Background()
+	const claims = `{"role":"webuser","email":"bob@example.com"}`
+	for topic, want := range map[string]bool{"user:bob@example.com": true, "user:alice@example.com": false} {
+		var seen bool
+		err := asRole(t, conn, "webuser", claims, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, `select set_config('realtime.topic', $1, true)`, topic); err != nil {
+				return err
+			}
+			if _, err := tx.Exec(ctx, `reset role`); err != nil {
+				return err
+			}
+			var id string
+			if err := tx.QueryRow(ctx, `select realtime.authorization_probe($1, 'broadcast')`, topic).Scan(&id); err != nil {
+				return err
+			}
+			if _, err := tx.Exec(ctx, `set local role webuser`); err != nil {
+				return err
+			}
+			return tx.QueryRow(ctx, `select exists (select from realtime.messages where id = $1::uuid)`, id).Scan(&seen)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if seen != want {
+			t.Errorf("bob reads %s: %v, want %v", topic, seen, want)
+		}
+	}
 }

@@ -82,7 +82,71 @@ func MustStart() *Cluster {
 
 // Start starts a throwaway cluster, or returns the server named by
 // PGREST_TEST_DSN.
-func Start() (*Cluster, error) {
+func Start() (*Cluster, error) { return StartWith(Options{}) }
+
+// Options are what a test binary needs of its cluster beyond the
+// defaults of scripts/pg.sh.
+type Options struct {
+	// LogicalReplication sets wal_level = logical, which logical
+	// replication slots (the realtime change feed) need. It takes a
+	// restart, so only the packages that need it pay for it. A server
+	// named by PGREST_TEST_DSN must already have it.
+	LogicalReplication bool
+}
+
+// MustStartWith is StartWith for TestMain: on failure it prints why and
+// exits.
+func MustStartWith(opts Options) *Cluster {
+	c, err := StartWith(opts)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "pgtest:", err)
+		os.Exit(1)
+	}
+	return c
+}
+
+// StartWith is Start with options.
+func StartWith(opts Options) (*Cluster, error) {
+	c, err := start()
+	if err != nil || !opts.LogicalReplication {
+		return c, err
+	}
+	if err := c.enableLogical(); err != nil {
+		c.Stop()
+		return nil, err
+	}
+	return c, nil
+}
+
+// enableLogical sets wal_level = logical (ALTER SYSTEM, then a restart)
+// on a throwaway cluster, and checks it on a server that is not ours.
+func (c *Cluster) enableLogical() error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if c.dir != "" {
+		if err := ExecSQL(ctx, c.dsn, "alter system set wal_level = logical"); err != nil {
+			return fmt.Errorf("pgtest: setting wal_level: %w", err)
+		}
+		if err := c.Restart("fast"); err != nil {
+			return err
+		}
+	}
+	conn, err := pgx.Connect(ctx, c.dsn)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.Background())
+	var level string
+	if err := conn.QueryRow(ctx, "show wal_level").Scan(&level); err != nil {
+		return err
+	}
+	if level != "logical" {
+		return fmt.Errorf("pgtest: the server has wal_level %s; logical replication needs logical", level)
+	}
+	return nil
+}
+
+func start() (*Cluster, error) {
 	if dsn := os.Getenv(EnvDSN); dsn != "" {
 		return &Cluster{dsn: dsn}, nil
 	}

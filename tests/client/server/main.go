@@ -32,6 +32,8 @@
 //	PGREST_USER_TOKEN   a token signed with it for the role webuser (sub "client-suite")
 //	PGREST_ANON_KEY     a token signed with it for the role web_anon, as a
 //	                    Supabase anon key
+//	PGREST_SECOND_NODE_URL for supabasejs, the site's URL on a second pgrest
+//	                    node (another realtime node on the same database)
 //
 // Set PGREST_TEST_DSN to a superuser URL to use a running PostgreSQL instead of
 // a throwaway one (see tests/pgtest); PGREST_CLIENT_KEEP=1 keeps the server
@@ -81,11 +83,16 @@ type suite struct {
 	// common ones (see pgresttest.Directives), such as "db_plan_enabled
 	// true" for postgrest-js's .explain().
 	directives []string
+	// realtime serves the realtime socket with postgres_changes: the
+	// cluster runs with wal_level = logical and the realtime fixture
+	// (fixtures.RealtimeSQL) is loaded.
+	realtime bool
 }
 
 var suites = map[string]suite{
-	"client":     {dir: clientDir, nodeMajor: 20},
-	"supabasejs": {dir: "tests/supabasejs", mount: "/rest/v1", nodeMajor: 22},
+	"client": {dir: clientDir, nodeMajor: 20},
+	"supabasejs": {dir: "tests/supabasejs", mount: "/rest/v1", nodeMajor: 22, realtime: true, directives: []string{
+		"realtime_enabled true", "realtime_publication pgrest_realtime", "realtime_node_name supabasejs"}},
 }
 
 // pickSuite is the suite of the test files in args, else the one
@@ -137,7 +144,7 @@ func run(ctx context.Context, root string) int {
 	defer cancel()
 	// The fixture's GeoJSON tests need PostGIS, which StartDatabase
 	// installs.
-	superDSN, stopDB, err := nodesuite.StartDatabase(setupCtx, log, database)
+	superDSN, stopDB, err := nodesuite.StartDatabase(setupCtx, log, database, pgtest.Options{LogicalReplication: st.realtime})
 	if err != nil {
 		return log.FailOrInterrupted(ctx, err)
 	}
@@ -148,6 +155,11 @@ func run(ctx context.Context, root string) int {
 	if err := pgtest.ExecSQL(setupCtx, superDSN, string(suiteSQL)); err != nil {
 		return fail(fmt.Errorf("loading %s: %w", filepath.Join(clientDir, "fixture.sql"), err))
 	}
+	if st.realtime {
+		if err := pgtest.ExecSQL(setupCtx, superDSN, fixtures.RealtimeSQL); err != nil {
+			return fail(fmt.Errorf("loading the realtime fixture: %w", err))
+		}
+	}
 	authDSN := pgtest.DSNFor(superDSN, fixtures.Authenticator, fixtures.AuthenticatorPassword)
 
 	logDir, err := os.MkdirTemp("", "pgrest-client-")
@@ -156,8 +168,20 @@ func run(ctx context.Context, root string) int {
 	}
 	defer os.RemoveAll(logDir)
 	logPath := filepath.Join(logDir, "caddy.log")
-	baseURL, siteURL, stopCaddy, err := nodesuite.Serve(setupCtx, log, directives(authDSN, st),
-		pgresttest.Options{LogFile: logPath, Mount: st.mount}, "/clients")
+	opts := pgresttest.Options{LogFile: logPath, Mount: st.mount}
+	secondURL := ""
+	if st.realtime {
+		// A realtime suite gets a second node on another port: another
+		// realtime node on the same database (its own listener and slot),
+		// for clients of one channel on two nodes.
+		port, err := pgresttest.FreePort()
+		if err != nil {
+			return fail(err)
+		}
+		opts.Sites = pgresttest.Site(port, pgresttest.Directives(directives(authDSN, st), "realtime_node_name supabasejs_second"), st.mount)
+		secondURL = fmt.Sprintf("http://127.0.0.1:%d", port)
+	}
+	baseURL, siteURL, stopCaddy, err := nodesuite.Serve(setupCtx, log, directives(authDSN, st), opts, "/clients")
 	if err != nil {
 		return log.FailOrInterrupted(ctx, err)
 	}
@@ -177,6 +201,7 @@ func run(ctx context.Context, root string) int {
 		"PGREST_JWT_SECRET=" + jwtSecret,
 		"PGREST_USER_TOKEN=" + token,
 		"PGREST_ANON_KEY=" + anonKey,
+		"PGREST_SECOND_NODE_URL=" + secondURL,
 	})
 	return log.Finish(ctx, code, baseURL, logPath)
 }

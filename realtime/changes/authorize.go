@@ -1,0 +1,114 @@
+package changes
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/pgrest/caddy-pgrest/executor"
+	"github.com/pgrest/caddy-pgrest/executor/sqltext"
+)
+
+// visibilityQuery asks, as the role and claims the transaction was
+// switched to, which of several rows of a table the role may SELECT
+// under row-level security. $1 is a JSON array of objects holding each
+// row's primary key values as text; the answer is the 1-based positions
+// of the visible ones. It reads the table by primary key, as Supabase's
+// walrus does (realtime.build_prepared_statement_sql): a row is
+// delivered when the role, with its claims, can read the row as it is
+// now. jsonb_populate_record turns each key value into the column's
+// type with the type's own input function. A table without a primary
+// key has no query: Supabase answers "Error 400: Bad Request, no primary
+// key" for it.
+func visibilityQuery(r *relation) string {
+	if len(r.pkey) == 0 {
+		return ""
+	}
+	table := sqltext.Qualified(r.schema, r.table)
+	conds := make([]sqltext.SQL, len(r.pkey))
+	for i, k := range r.pkey {
+		conds[i] = sqltext.Fmt("t.%s = k.%s", sqltext.Ident(k), sqltext.Ident(k))
+	}
+	return sqltext.Fmt(`select e.n::int8 from jsonb_array_elements($1::jsonb) with ordinality as e(v, n)
+where exists (select 1 from %s t, jsonb_populate_record(null::%s, e.v) k where %s)`,
+		table, table, sqltext.Join(conds, " and ")).String()
+}
+
+// privilegesQuery lists, for each role of $2, the columns of table $1 it
+// may SELECT, in column order (has_column_privilege, as walrus). A role
+// that no longer exists may read nothing rather than fail the query for
+// every other role.
+const privilegesQuery = `select r.role, coalesce(array_agg(a.attname::text order by a.attnum) filter (where a.attname is not null), '{}')
+from unnest($2::text[]) as r(role)
+left join pg_catalog.pg_attribute a on a.attrelid = $1::int8::oid and a.attnum > 0 and not a.attisdropped
+  and case when exists (select 1 from pg_catalog.pg_roles where rolname = r.role)
+      then pg_catalog.has_column_privilege(r.role, a.attrelid, a.attnum, 'SELECT') else false end
+group by r.role`
+
+// columnPrivileges returns role -> the set of columns of rel it may read.
+func columnPrivileges(ctx context.Context, pool *pgxpool.Pool, rel *relation, roles []string) (map[string]map[string]bool, error) {
+	rows, err := pool.Query(ctx, privilegesQuery, int64(rel.id), roles)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]map[string]bool, len(roles))
+	var (
+		role string
+		cols []string
+	)
+	_, err = pgx.ForEachRow(rows, []any{&role, &cols}, func() error {
+		set := make(map[string]bool, len(cols))
+		for _, c := range cols {
+			set[c] = true
+		}
+		out[role] = set
+		return nil
+	})
+	return out, err
+}
+
+// visibleRows runs rel's visibility query for keys (one JSON object of
+// primary key values per row) as who: the executor's own statement
+// switches role and claims (set_config(..., true), so that policies see
+// what they see for a request), then the query runs, both in one
+// pipelined batch, which PostgreSQL runs as one implicit transaction:
+// one round trip, and the settings end with it. It returns the indexes
+// (0-based) of keys whose rows who may see.
+func visibleRows(ctx context.Context, pool *pgxpool.Pool, legacy bool, rel *relation, who Identity, keys []json.RawMessage) (map[int]bool, error) {
+	settings, err := executor.IdentitySettings(who.Role, who.Claims, legacy)
+	if err != nil {
+		return nil, fmt.Errorf("claims: %w", err)
+	}
+	arg, err := json.Marshal(keys)
+	if err != nil {
+		return nil, err
+	}
+	args := make([]any, len(settings.Args))
+	for i, a := range settings.Args {
+		args[i] = string(a)
+	}
+	var b pgx.Batch
+	b.Queue(settings.SQL.String(), args...)
+	b.Queue(rel.visible, string(arg))
+	br := pool.SendBatch(ctx, &b)
+	defer br.Close()
+	if _, err := br.Exec(); err != nil {
+		return nil, err
+	}
+	rows, err := br.Query()
+	if err != nil {
+		return nil, err
+	}
+	out := map[int]bool{}
+	var n int64
+	_, err = pgx.ForEachRow(rows, []any{&n}, func() error {
+		out[int(n)-1] = true
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, br.Close()
+}

@@ -1,0 +1,48 @@
+// Package realtimesocket tests pgrest's realtime socket (package realtime)
+// through a real Caddy config, with a WebSocket client speaking
+// Supabase Realtime's protocol as realtime-js does: both serializers,
+// the binary broadcast frames, every error reply, heartbeats, leaves,
+// tokens and their expiry, broadcast, presence, private channels
+// authorized by row-level security, broadcasts sent from SQL, two nodes
+// on one database, and a slow consumer.
+package realtimesocket
+
+import (
+	"context"
+	"testing"
+
+	"github.com/pgrest/caddy-pgrest/tests/fixtures"
+	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
+	"github.com/pgrest/caddy-pgrest/tests/pgtest"
+)
+
+// secret is the servers' HS256 passphrase.
+const secret = "pgrest-realtime-tests-secret-long-enough-0123456"
+
+var db *pgresttest.DB
+
+func TestMain(m *testing.M) {
+	// wal_level = logical: postgres_changes_test.go serves the change feed.
+	db = pgresttest.MustSetUpWith("pgrest_realtime", pgtest.Options{LogicalReplication: true}, pgresttest.ReadFixture,
+		pgresttest.SQL("realtime.sql", fixtures.RealtimeSQL))
+	db.Run(m)
+}
+
+// directives are a realtime server's subdirectives.
+func directives(lines ...string) map[string]string {
+	return pgresttest.Directives(map[string]string{
+		"db_uri":           pgresttest.Quote(db.AuthenticatorDSN()),
+		"db_schemas":       "api",
+		"db_anon_role":     fixtures.AnonRole,
+		"jwt_secret":       secret,
+		"realtime_enabled": "true",
+	}, lines...)
+}
+
+// execSQL runs statements as a superuser, as psql would.
+func execSQL(t *testing.T, sql string) {
+	t.Helper()
+	if err := pgtest.ExecSQL(context.Background(), db.SuperDSN, sql); err != nil {
+		t.Fatal(err)
+	}
+}
