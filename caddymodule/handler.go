@@ -171,6 +171,7 @@ type Handler struct {
 
 	Settings
 	ReplicaSettings
+	RateLimitSettings
 
 	logger  *zap.Logger
 	pool    *sharedPool
@@ -487,6 +488,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.
 		}
 		apierr.Write(w, r, aerr)
 		recordOutcome(r, id, executor.Outcome{Action: executor.ActionOf(r), Status: aerr.Status, Code: aerr.Code})
+		return nil
+	}
+	if rt.limiter != nil && limitRequest(w, r, rt, id) {
 		return nil
 	}
 	outcome := rt.executor.Serve(w, r, id)

@@ -58,6 +58,7 @@ func TestDefaults(t *testing.T) {
 			DBPoolAutomaticRecovery: new(true),
 			URLUseLegacyTargetNames: new(true),
 		},
+		RateLimitSettings: RateLimitSettings{RateLimitRedisFailure: "open"},
 	}
 	if !reflect.DeepEqual(h, want) {
 		t.Errorf("defaults are\n%+v\nwant\n%+v", h, want)

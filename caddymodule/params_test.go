@@ -59,6 +59,9 @@ var sampleValues = map[string]string{
 	"server_trace_header":         "X-Request-Id",
 	"server_timing_enabled":       "true",
 	"url_use_legacy_target_names": "false",
+	"rate_limit":                  "per_user {\n key role claim:$.sub\n rate 10/s\n burst 5\n kinds read rpc:slow\n }",
+	"rate_limit_redis":            "redis://127.0.0.1:6379/0",
+	"rate_limit_redis_failure":    "closed",
 }
 
 func TestEveryPostgRESTParameterIsASubdirective(t *testing.T) {
