@@ -20,7 +20,7 @@ type Memory struct {
 // different keys seldom wait for each other.
 type memoryShard struct {
 	mu  sync.Mutex
-	tat map[string]time.Duration
+	tat map[string]state
 	// sweepAt is when keys whose bucket is full again are next dropped.
 	sweepAt time.Duration
 }
@@ -33,7 +33,7 @@ const sweepEvery = time.Minute
 func NewMemory() *Memory {
 	m := &Memory{seed: maphash.MakeSeed(), epoch: time.Now(), now: time.Now}
 	for i := range m.shards {
-		m.shards[i].tat = map[string]time.Duration{}
+		m.shards[i].tat = map[string]state{}
 	}
 	return m
 }
@@ -45,16 +45,17 @@ func (m *Memory) Allow(_ context.Context, key string, q Quota) (Result, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if now >= s.sweepAt {
-		for k, tat := range s.tat {
-			if tat <= now {
+		for k, st := range s.tat {
+			if st.tat <= now {
 				delete(s.tat, k)
 			}
 		}
 		s.sweepAt = now + sweepEvery
 	}
-	res, tat := gcra(s.tat[key], now, q)
-	if res.Allowed {
-		s.tat[key] = tat
+	old := s.tat[key]
+	res, next := gcra(old, now, q)
+	if next != old {
+		s.tat[key] = next
 	}
 	return res, nil
 }

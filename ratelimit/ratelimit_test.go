@@ -265,3 +265,28 @@ func TestCeilSeconds(t *testing.T) {
 		}
 	}
 }
+
+func TestAQuotaThatChangesKeepsTheCountUsed(t *testing.T) {
+	now := time.Unix(1000, 0)
+	m := memoryAt(&now)
+	slow := Quota{Rate: Rate{1, 24 * time.Hour}, Burst: 3}
+	for range 2 {
+		_, _ = m.Allow(context.Background(), "k", slow)
+	}
+	// Two of three used: under 100/s burst 5, three are left at once.
+	fast := Quota{Rate: Rate{100, time.Second}, Burst: 5}
+	var got []bool
+	for range 4 {
+		res, _ := m.Allow(context.Background(), "k", fast)
+		got = append(got, res.Allowed)
+	}
+	if fmt.Sprint(got) != "[true true true false]" {
+		t.Errorf("under the new quota: %v, want three allowed", got)
+	}
+	// Used up under the fast quota, the slow one owes a whole burst:
+	// the next request waits a day, not 10ms.
+	res, _ := m.Allow(context.Background(), "k", slow)
+	if res.Allowed || res.RetryAfter != 24*time.Hour {
+		t.Errorf("back under the slow quota: %+v, want refused for a day", res)
+	}
+}
