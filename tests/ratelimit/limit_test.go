@@ -259,6 +259,8 @@ func TestTheAllowedRateIsHeldOver30Seconds(t *testing.T) {
 			t.Fatal(err)
 		}
 		last = time.Now()
+		// Still 50 times the rate or more, without taking a core.
+		time.Sleep(2 * time.Millisecond)
 		switch res.Status {
 		case http.StatusOK:
 			allowed++
