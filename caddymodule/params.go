@@ -252,7 +252,7 @@ var params = []param{
 		doc: "Redis URL `redis://[:password@]host:port/db` the limits are counted in, shared by every node naming it"},
 	{name: "rate_limit_redis_failure", kind: kindString, pgrest: true, def: redisFailOpen,
 		enum: []string{redisFailOpen, redisFailClosed},
-		doc:  "while Redis cannot be reached: `open` lets requests through uncounted, `closed` refuses them with 503 `PGRST194`"},
+		doc:  "what requests get while Redis cannot be reached: `open` goes through uncounted, `closed` is 503 `PGRST194`"},
 
 	// PostgREST's parameters whose concern is Caddy's.
 	{name: "admin_server_host", caddy: "pgrest has no admin server of its own: Caddy's admin endpoint is the `admin` global option, " +
