@@ -65,7 +65,7 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		if !ok {
 			return d.Errf("unrecognized subdirective %q", sub)
 		}
-		if seen[p.name] && p.kind != kindAppSettings {
+		if seen[p.name] && p.kind != kindAppSettings && p.kind != kindRateLimit {
 			return d.Errf("%s: given more than once", sub)
 		}
 		seen[p.name] = true
@@ -109,6 +109,8 @@ func (p *param) unmarshal(d *caddyfile.Dispenser, sub string, h *Handler) error 
 			return h.unmarshalAppSetting(d, sub)
 		}
 		return h.unmarshalAppSettings(d)
+	case kindRateLimit:
+		return h.unmarshalRateLimit(d, sub)
 	default:
 		return d.Errf("unrecognized subdirective %q", sub)
 	}

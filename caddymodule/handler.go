@@ -172,6 +172,7 @@ type Handler struct {
 
 	Settings
 	ReplicaSettings
+	RateLimitSettings
 	RealtimeSettings
 
 	logger  *zap.Logger
@@ -503,6 +504,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.
 		}
 		apierr.Write(w, r, aerr)
 		recordOutcome(r, id, executor.Outcome{Action: executor.ActionOf(r), Status: aerr.Status, Code: aerr.Code})
+		return nil
+	}
+	if rt.limiter != nil && limitRequest(w, r, rt, id) {
 		return nil
 	}
 	outcome := rt.executor.Serve(w, r, id)

@@ -58,6 +58,7 @@ func TestDefaults(t *testing.T) {
 			DBPoolAutomaticRecovery: new(true),
 			URLUseLegacyTargetNames: new(true),
 		},
+		RateLimitSettings: RateLimitSettings{RateLimitRedisFailure: "open"},
 		RealtimeSettings: RealtimeSettings{
 			RealtimePath:           "/realtime/v1/websocket",
 			RealtimeMaxMessageSize: 1 << 20,

@@ -36,6 +36,10 @@ var metrics = struct {
 	requestsBy map[string]*[len(statusClasses)]prometheus.Counter
 	dbErrors   *prometheus.CounterVec
 	pool       *poolCollector
+	// rateLimited counts requests a rate limit refused, by limit;
+	// rateLimitStoreErrors the failed calls to the store (Redis).
+	rateLimited          *prometheus.CounterVec
+	rateLimitStoreErrors prometheus.Counter
 }{}
 
 const metricsNamespace, metricsSubsystem = "caddy", "pgrest"
@@ -71,6 +75,10 @@ func initMetrics() {
 		metrics.dbErrors = prometheus.NewCounterVec(prometheus.CounterOpts(opts("db_errors_total",
 			"Errors PostgreSQL raised while running requests, by SQLSTATE class (its first two characters).")),
 			[]string{"sqlstate_class"})
+		metrics.rateLimited = prometheus.NewCounterVec(prometheus.CounterOpts(opts("rate_limited_total",
+			"Requests a rate limit refused with 429 before they reached the database, by limit.")), []string{"limit"})
+		metrics.rateLimitStoreErrors = prometheus.NewCounter(prometheus.CounterOpts(opts("rate_limit_store_errors_total",
+			"Calls to the rate limit store (Redis) that failed; rate_limit_redis_failure says what the requests got.")))
 		metrics.pool = &poolCollector{
 			max: prometheus.NewDesc(prometheus.BuildFQName(metricsNamespace, metricsSubsystem, "db_pool_max"),
 				"The most connections the pools may open (db_pool, summed over pools).", nil, nil),
@@ -88,6 +96,7 @@ func registerMetrics(registry *prometheus.Registry) error {
 	for _, c := range []prometheus.Collector{
 		metrics.schemaLoads, metrics.schemaLoadTime, metrics.poolWaiting, metrics.poolTimeouts,
 		metrics.jwtRequests, metrics.jwtHits, metrics.requests, metrics.dbErrors, metrics.pool,
+		metrics.rateLimited, metrics.rateLimitStoreErrors,
 	} {
 		// Each handler of the config registers; the second time is no
 		// error (the same collector is already there).

@@ -22,6 +22,12 @@ import (
 //     on errors pgrest_code, plus pgrest_sqlstate when PostgreSQL raised
 //     the error.
 func recordOutcome(r *http.Request, id jwtauth.Identity, o executor.Outcome) {
+	recordLimitedOutcome(r, id, o, "")
+}
+
+// recordLimitedOutcome is recordOutcome of a request a rate limit
+// refused: the access log's pgrest_rate_limit names the limit.
+func recordLimitedOutcome(r *http.Request, id jwtauth.Identity, o executor.Outcome, limit string) {
 	countRequest(o)
 	ctx := r.Context()
 	if repl, ok := ctx.Value(caddy.ReplacerCtxKey).(*caddy.Replacer); ok && id.Role != "" {
@@ -39,13 +45,15 @@ func recordOutcome(r *http.Request, id jwtauth.Identity, o executor.Outcome) {
 	// sync.Map and grows a slice, so one Add costs a third of what three
 	// to five did. Encoders (json, console, filter) see the same keys
 	// in the same order.
-	extra.Add(zap.Inline(&outcomeFields{role: id.Role, outcome: o}))
+	extra.Add(zap.Inline(&outcomeFields{role: id.Role, outcome: o, limit: limit}))
 }
 
 // outcomeFields are pgrest's extra access log fields.
 type outcomeFields struct {
 	role    string
 	outcome executor.Outcome
+	// limit is the rate limit that refused the request, if one did.
+	limit string
 }
 
 func (f *outcomeFields) MarshalLogObject(enc zapcore.ObjectEncoder) error {
@@ -61,6 +69,9 @@ func (f *outcomeFields) MarshalLogObject(enc zapcore.ObjectEncoder) error {
 		if f.outcome.FromDatabase {
 			enc.AddString("pgrest_sqlstate", f.outcome.Code)
 		}
+	}
+	if f.limit != "" {
+		enc.AddString("pgrest_rate_limit", f.limit)
 	}
 	return nil
 }

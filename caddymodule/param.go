@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/caddyserver/caddy/v2"
+
+	"github.com/pgrest/caddy-pgrest/ratelimit"
 )
 
 // param is one configuration parameter: how it is spelled, read,
@@ -72,6 +74,7 @@ const (
 	kindDurationOrZero             // kindDuration, or 0 for none
 	kindSize                       // bytes or a humanized size such as 10MB
 	kindAppSettings                // name=value pairs, a block, or app.settings.<name> <value>
+	kindRateLimit                  // a named block, once per limit
 )
 
 // emptyRule says what `""` stands for in a list parameter.
@@ -176,6 +179,7 @@ var fieldTypes = map[kind][]reflect.Type{
 	kindDurationOrZero: {reflect.TypeFor[caddy.Duration]()},
 	kindSize:           {reflect.TypeFor[int64]()},
 	kindAppSettings:    {reflect.TypeFor[map[string]string]()},
+	kindRateLimit:      {reflect.TypeFor[[]ratelimit.Definition]()},
 }
 
 // checkParamTable says where the table and the Handler disagree: a

@@ -13,6 +13,7 @@ import (
 
 	"github.com/pgrest/caddy-pgrest/executor"
 	"github.com/pgrest/caddy-pgrest/executor/openapi"
+	"github.com/pgrest/caddy-pgrest/ratelimit"
 	"github.com/pgrest/caddy-pgrest/realtime"
 )
 
@@ -235,6 +236,24 @@ var params = []param{
 	{name: "db_replica_check_interval", kind: kindDuration, pgrest: true,
 		def: caddy.Duration(executor.DefaultReplicaCheckInterval), defElsewhere: true,
 		doc: "how often each replica's health and lag are checked"},
+	{name: "rate_limit", kind: kindRateLimit, pgrest: true, defDoc: "none",
+		check: func(h *Handler) error {
+			_, err := ratelimit.CompileAll(h.RateLimits)
+			return err
+		},
+		doc: "a rate limit: `rate_limit <name> { key ...; rate 100/s; burst 20; kinds ...; quota_claim ... }`, " +
+			"once per limit; over it is 429 `PGRST193` (see Rate limits)"},
+	{name: "rate_limit_redis", kind: kindString, secret: secretKey, pgrest: true, defDoc: "each node's memory",
+		check: func(h *Handler) error {
+			if h.RateLimitRedis != "" && len(h.RateLimits) == 0 {
+				return fmt.Errorf("rate_limit_redis: set, but no rate_limit is defined")
+			}
+			return nil
+		},
+		doc: "Redis URL `redis://[:password@]host:port/db` the limits are counted in, shared by every node naming it"},
+	{name: "rate_limit_redis_failure", kind: kindString, pgrest: true, def: redisFailOpen,
+		enum: []string{redisFailOpen, redisFailClosed},
+		doc:  "what requests get while Redis cannot be reached: `open` goes through uncounted, `closed` is 503 `PGRST194`"},
 
 	// RealtimeSettings
 	{name: "realtime_enabled", kind: kindBool, pgrest: true, def: false,

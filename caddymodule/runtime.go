@@ -40,6 +40,8 @@ type runtime struct {
 	// releaseKeys gives back the reference to the key set of a JWKS
 	// URL (takeKeySet).
 	releaseKeys func()
+	// limiter applies the rate limits; nil without any.
+	limiter *rateLimiter
 }
 
 // liveConfig holds the runtime in force and what rebuilding it takes.
@@ -103,10 +105,26 @@ func (l *liveConfig) build(eff *Handler) (*runtime, error) {
 		return nil, fmt.Errorf("configuring token verification: %w", err)
 	}
 	l.warnOfDeprecatedRoleClaimKey(verifier)
+	redisURL, err := resolveRedisURL(eff)
+	if err != nil {
+		releaseKeys()
+		return nil, err
+	}
+	limiter, err := buildRateLimiter(eff, redisURL, l.poolKey, l.logger)
+	if err != nil {
+		releaseKeys()
+		return nil, err
+	}
+	closeLimiter := func() {
+		if limiter != nil {
+			limiter.close()
+		}
+	}
 	src, skey, created, err := takeSource(l.pool, l.poolKey, l.dbURI, eff.DBSchemas,
 		time.Duration(eff.DBPoolAcquisitionTimeout), l.logger)
 	if err != nil {
 		releaseKeys()
+		closeLimiter()
 		return nil, err
 	}
 	queryLevel, _ := zapLevel(eff.LogLevel)
@@ -150,6 +168,7 @@ func (l *liveConfig) build(eff *Handler) (*runtime, error) {
 	if err != nil {
 		_, _ = sources.Delete(skey)
 		releaseKeys()
+		closeLimiter()
 		return nil, fmt.Errorf("creating executor: %w", err)
 	}
 	return &runtime{
@@ -164,6 +183,7 @@ func (l *liveConfig) build(eff *Handler) (*runtime, error) {
 		timing:        eff.ServerTimingEnabled,
 		corsOrigins:   eff.ServerCORSAllowedOrigins,
 		releaseKeys:   releaseKeys,
+		limiter:       limiter,
 	}, nil
 }
 
@@ -173,6 +193,9 @@ func release(rt *runtime) error {
 		return nil
 	}
 	rt.releaseKeys()
+	if rt.limiter != nil {
+		rt.limiter.close()
+	}
 	if _, err := sources.Delete(rt.sourceKey); err != nil {
 		return fmt.Errorf("stopping the schema cache loader: %w", err)
 	}

@@ -3,6 +3,7 @@ package errors
 import (
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 )
 
@@ -250,6 +251,28 @@ func PlanAnalyzeNotAllowed(role string) *Error {
 		Message: "The plan option analyze is not allowed",
 		Details: `The role "` + role + `" is not in db_plan_analyze_roles.`,
 		Hint:    "Ask for the plan without options=analyze."}
+}
+
+// RateLimited (PGRST193): a rate limit of the configuration refused the
+// request before it reached the database. PostgREST has none (it leaves
+// rate limits to a proxy, which cannot tell users apart by their verified
+// token). Retry-After says, in whole seconds rounded up, when the limit
+// lets a request of the same key through again.
+func RateLimited(limit string, retryAfterSeconds int64) *Error {
+	return &Error{Status: http.StatusTooManyRequests, Code: "PGRST193",
+		Message: "Too many requests",
+		Details: `The rate limit "` + limit + `" allows no more requests now.`,
+		Hint:    "Send it again after the seconds Retry-After says.",
+		Headers: http.Header{"Retry-After": {strconv.FormatInt(retryAfterSeconds, 10)}}}
+}
+
+// RateLimitUnavailable (PGRST194): the store the rate limits are counted
+// in (Redis) cannot be reached and rate_limit_redis_failure is closed, so
+// requests are refused rather than let through uncounted. It is a 503, so
+// it carries Retry-After as every 503 does.
+func RateLimitUnavailable() *Error {
+	return &Error{Status: http.StatusServiceUnavailable, Code: "PGRST194",
+		Message: "Rate limits cannot be checked. Retrying the connection."}
 }
 
 // --- group 2: schema cache ---

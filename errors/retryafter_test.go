@@ -38,3 +38,22 @@ func TestARaisedRetryAfterIsKept(t *testing.T) {
 		t.Errorf("Retry-After %q, want the raised 120 only", got)
 	}
 }
+
+func TestARateLimitRefusalSaysWhenToRetry(t *testing.T) {
+	rec := httptest.NewRecorder()
+	Write(rec, httptest.NewRequest("GET", "/", nil), RateLimited("per_user", 3))
+	if rec.Code != http.StatusTooManyRequests || rec.Header().Get("Retry-After") != "3" ||
+		rec.Header().Get("Proxy-Status") != "pgrest; error=PGRST193" {
+		t.Errorf("status %d, headers %v", rec.Code, rec.Header())
+	}
+	want := `{"code":"PGRST193","details":"The rate limit \"per_user\" allows no more requests now.",` +
+		`"hint":"Send it again after the seconds Retry-After says.","message":"Too many requests"}`
+	if got := rec.Body.String(); got != want {
+		t.Errorf("body %s, want %s", got, want)
+	}
+	rec = httptest.NewRecorder()
+	Write(rec, httptest.NewRequest("GET", "/", nil), RateLimitUnavailable())
+	if rec.Code != http.StatusServiceUnavailable || rec.Header().Get("Retry-After") != RetryAfterSeconds {
+		t.Errorf("store unavailable: status %d, headers %v", rec.Code, rec.Header())
+	}
+}

@@ -11,6 +11,8 @@
 #   pg.sh dsn     DIR PORT [DB]  print the superuser URL (TCP, password)
 #   pg.sh destroy DIR            stop the cluster (and its PgBouncer) and delete its files
 #   pg.sh pgbouncer-ensure       install PgBouncer (apt-get, as root or through sudo) unless found
+#   pg.sh redis-ensure           install redis-server (apt-get) unless found: the rate limit
+#                                tests count limits shared by several nodes in Redis
 #   pg.sh pgbouncer-start DIR PORT BPORT   PgBouncer in transaction pooling mode on
 #                                127.0.0.1:BPORT in front of the cluster DIR on PORT
 #   pg.sh pgbouncer-stop  DIR    stop that PgBouncer
@@ -307,6 +309,16 @@ find_pgbouncer() {
 	return 1
 }
 
+cmd_redis_ensure() {
+	if command -v redis-server >/dev/null 2>&1; then
+		log "found $(redis-server --version | head -1)"
+		return 0
+	fi
+	apt_install Redis redis-server
+	command -v redis-server >/dev/null 2>&1 || die "apt-get installed redis-server but it was not found"
+	log "installed $(redis-server --version | head -1)"
+}
+
 cmd_pgbouncer_ensure() {
 	local p
 	if p=$(find_pgbouncer); then
@@ -444,6 +456,7 @@ psql) cmd_psql "$@" ;;
 dsn) cmd_dsn "$@" ;;
 destroy) cmd_destroy "$@" ;;
 pgbouncer-ensure) cmd_pgbouncer_ensure "$@" ;;
+redis-ensure) cmd_redis_ensure "$@" ;;
 pgbouncer-start) cmd_pgbouncer_start "$@" ;;
 pgbouncer-stop) cmd_pgbouncer_stop "$@" ;;
 replica-init) cmd_replica_init "$@" ;;

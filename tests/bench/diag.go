@@ -34,11 +34,7 @@ func diagPoolSites(authDSN string, pools []int) (text string, urls map[string]st
 		if err != nil {
 			return "", nil, err
 		}
-		fmt.Fprintf(&b, "http://127.0.0.1:%d {\n\tpgrest {\n", port)
-		for _, line := range sortedDirectives(pgrestDirectives(authDSN, n)) {
-			fmt.Fprintf(&b, "\t\t%s\n", line)
-		}
-		b.WriteString("\t}\n}\n")
+		writeSite(&b, port, pgrestDirectives(authDSN, n), nil)
 		urls[diagPoolName(n)] = fmt.Sprintf("http://127.0.0.1:%d", port)
 	}
 	return b.String(), urls, nil

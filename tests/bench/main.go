@@ -270,6 +270,8 @@ type options struct {
 	// client is where the HTTP variants' load comes from: "own" (a
 	// process of its own), "in" (this process) or "both" (client.go).
 	client string
+	// rateLimit adds the rate limit variants (ratelimit.go).
+	rateLimit bool
 	// diagPool and diagGOGC add diagnostic variants (diag.go).
 	diagPool []int
 	diagGOGC int
@@ -326,6 +328,7 @@ func parseFlags(args []string) (options, error) {
 	only := fs.String("w", "", "workloads to measure, comma-separated (default: all)")
 	pace := fs.String("pace", "1", "paced raw variants: multiples of pgrest's throughput in the cell, comma-separated (1 is raw@pgrest; empty: none)")
 	fs.StringVar(&opt.client, "client", "own", "where the HTTP load generator runs: own (a process of its own, as a real client), in (this process, with Caddy and pgrest) or both, side by side")
+	fs.BoolVar(&opt.rateLimit, "ratelimit", true, "pgrest with a rate limit too, counted in memory and in Redis (variants "+limitMemoryName+", "+limitRedisName+"; needs redis-server)")
 	diagPool := fs.String("diag-pool", "", "diagnosis: pgrest at these db_pool sizes too, comma-separated (variants pgrest:poolN)")
 	diagCaddyRaw := fs.String("diag-caddy-raw", "", "diagnosis: caddy+raw changed in these ways too, comma-separated: pool (one connection per in-flight request), bg (context.Background), or both joined with + (variants caddy+raw:FLAGS)")
 	fs.BoolVar(&opt.diagCeilingPace, "diag-ceiling-pace", false, "diagnosis: H and D paced at pgrest's throughput too (variants route@pgrest, pipeline@pgrest), whose CPU per request shows whether the ceiling's costs add up at the same pace as caddy+raw@pgrest's")
@@ -436,6 +439,13 @@ func run(ctx context.Context, opt options) error {
 	crPaced := &variant{name: caddyRawPaced, newOp: env.caddyRawOp, keepLatency: true, pace: 1, target: "caddy+raw"}
 	variants = append(variants, crPaced)
 	httpVariants := append(slices.Clone(variants[:2]), variants[4], crPaced)
+	if opt.rateLimit {
+		for _, name := range []string{limitMemoryName, limitRedisName} {
+			v := &variant{name: name, newOp: env.opAt(env.diagURLs[name]), keepLatency: true}
+			variants = append(variants, v)
+			httpVariants = append(httpVariants, v)
+		}
+	}
 	for _, n := range opt.diagPool {
 		name := diagPoolName(n)
 		v := &variant{name: name, newOp: env.opAt(env.diagURLs[name]), keepLatency: true}
@@ -554,6 +564,8 @@ func run(ctx context.Context, opt options) error {
 	printCeiling(variants, rows, env.dbWhyNot)
 	fmt.Println()
 	printLatency(variants, rows)
+	fmt.Println()
+	printRateLimits(variants, rows)
 	fmt.Println()
 	printCPU(variants, rows, env.dbWhyNot, opt.client)
 	fmt.Println()

@@ -454,10 +454,15 @@ type env struct {
 	// caddyRawDiagURLs are the -diag-caddy-raw sites' base URLs, by
 	// variant name.
 	caddyRawDiagURLs map[string]string
+	// stopRedis stops the rate limit variants' Redis; nil without one.
+	stopRedis func()
 }
 
 // close undoes setUp, in reverse.
 func (e *env) close() {
+	if e.stopRedis != nil {
+		defer e.stopRedis()
+	}
 	if e.loadgen != nil {
 		e.loadgen.close()
 	}
@@ -514,6 +519,17 @@ func setUp(ctx context.Context, opt options) (*env, error) {
 		return e, err
 	}
 	e.diagURLs = diagURLs
+	if opt.rateLimit {
+		limitSites, limitURLs, stopRedis, err := rateLimitSites(authDSN, opt.pool)
+		if err != nil {
+			return e, fmt.Errorf("the rate limit variants: %w", err)
+		}
+		e.stopRedis = stopRedis
+		diagSites += limitSites
+		for name, url := range limitURLs {
+			e.diagURLs[name] = url
+		}
+	}
 	crSites, crURLs, err := caddyRawDiagSites(opt.diagCaddyRaw)
 	if err != nil {
 		return e, err

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -35,9 +36,10 @@ type node struct {
 	done chan struct{} // closed when cmd has exited
 }
 
-// newNode starts a node named name and waits until it is ready; it is
+// newNode starts a node named name, its pgrest handler with the
+// subdirective lines beside its own, and waits until it is ready; it is
 // killed when the test ends.
-func newNode(t *testing.T, name string) *node {
+func newNode(t *testing.T, name string, lines ...string) *node {
 	t.Helper()
 	port, err := pgresttest.FreePort()
 	if err != nil {
@@ -58,9 +60,10 @@ http://127.0.0.1:%d {
 		db_uri %s
 		db_schemas api
 		db_anon_role %s
+		%s
 	}
 }
-`, port, name, pgresttest.Quote(dsn), fixtures.AnonRole)
+`, port, name, pgresttest.Quote(dsn), fixtures.AnonRole, strings.Join(lines, "\n\t\t"))
 	if err := os.WriteFile(filepath.Join(n.dir, "Caddyfile"), []byte(caddyfile), 0o644); err != nil {
 		t.Fatal(err)
 	}
