@@ -113,6 +113,11 @@ func (e *Executor) run(ctx context.Context, pg *pgconn.PgConn, spec *txSpec, dec
 // failure the pipeline did not clean up after is cleaned up after. It
 // returns the request's error.
 func (e *Executor) settle(ctx context.Context, pg *pgconn.PgConn, err error) error {
+	if err == nil {
+		// Before the errors.As targets below, which escape to the heap:
+		// two allocations a request that went well need not make.
+		return nil
+	}
 	var resetErr *sessionResetError
 	if errors.As(err, &resetErr) {
 		e.closeUnreset(ctx, pg, resetErr)
