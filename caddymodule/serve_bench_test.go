@@ -31,7 +31,8 @@ import (
 //
 // cpu-µs/op is this process's CPU time (user and system) per request:
 // PostgreSQL runs in processes of its own, so unlike ns/op it leaves out
-// the wait for the database.
+// the wait for the database. pg-cpu-µs/op is PostgreSQL's, all its
+// processes', per request.
 
 var bench struct {
 	once    sync.Once
@@ -130,6 +131,10 @@ func BenchmarkServeHTTP(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	postmaster, err := postmasterOf(ctx, dsn)
+	if err != nil {
+		b.Fatal(err)
+	}
 	next := nextHandlerFunc(func(http.ResponseWriter, *http.Request) error { return nil })
 	// cancels end the requests' contexts once they are served.
 	var cancels []context.CancelFunc
@@ -200,19 +205,20 @@ func BenchmarkServeHTTP(b *testing.B) {
 			// Requests are made ahead, in batches, outside the timer.
 			b.ReportAllocs()
 			b.StopTimer()
-			var cpu time.Duration
+			var cpu, pgCPU time.Duration
 			for i := 0; i < b.N; {
 				requests = requests[:0]
 				for j := i; j < b.N && len(requests) < cap(requests); j++ {
 					requests = append(requests, newRequest())
 				}
 				b.StartTimer()
-				cpu0 := processCPU()
+				cpu0, pg0 := processCPU(), serverCPU(postmaster)
 				for _, r := range requests {
 					w.reset()
 					_ = h.ServeHTTP(w, r, next)
 				}
 				cpu += processCPU() - cpu0
+				pgCPU += serverCPUSince(postmaster, pg0)
 				b.StopTimer()
 				endRequests()
 				if w.status != wl.status {
@@ -221,6 +227,7 @@ func BenchmarkServeHTTP(b *testing.B) {
 				i += len(requests)
 			}
 			b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-µs/op")
+			b.ReportMetric(float64(pgCPU.Microseconds())/float64(b.N), "pg-cpu-µs/op")
 		})
 	}
 }

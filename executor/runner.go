@@ -113,6 +113,11 @@ func (e *Executor) run(ctx context.Context, pg *pgconn.PgConn, spec *txSpec, dec
 // failure the pipeline did not clean up after is cleaned up after. It
 // returns the request's error.
 func (e *Executor) settle(ctx context.Context, pg *pgconn.PgConn, err error) error {
+	if err == nil {
+		// Before the errors.As targets below, which escape to the heap:
+		// two allocations a request that went well need not make.
+		return nil
+	}
 	var resetErr *sessionResetError
 	if errors.As(err, &resetErr) {
 		e.closeUnreset(ctx, pg, resetErr)
@@ -159,8 +164,10 @@ func (e *Executor) pipeline(ctx context.Context, pg *pgconn.PgConn, spec *txSpec
 	// the pipeline, after set_config('role', ...) has run, so that Parse
 	// checks names as the request's role and not as the authenticator.
 	statements := spec.sent()
-	names := make([]string, len(statements))
-	parses := make([]bool, len(statements))
+	// parsed[i] names statement i when a Parse was sent for it, whose
+	// answer comes first. Made at the first Parse: a connection that has
+	// served the request's shape before sends none, and needs none.
+	var parsed []string
 	for i, st := range statements {
 		if !e.cfg.PreparedStatements {
 			p.SendQueryParams(st.SQL.String(), st.Args, nil, nil, nil)
@@ -172,15 +179,18 @@ func (e *Executor) pipeline(ctx context.Context, pg *pgconn.PgConn, spec *txSpec
 			// authenticator, whatever the request's role.
 			planRole = ""
 		}
-		names[i] = cachedStatementName(planRole, st.SQL.String())
-		if sendKnown(p, prepared, names[i], st.Args) {
+		name := cachedStatementName(planRole, st.SQL.String())
+		if sendKnown(p, prepared, name, st.Args) {
 			continue
 		}
-		p.SendPrepare(names[i], st.SQL.String(), nil)
-		parses[i] = true
+		p.SendPrepare(name, st.SQL.String(), nil)
+		if parsed == nil {
+			parsed = make([]string, len(statements))
+		}
+		parsed[i] = name
 		// Its description comes with the Parse's answer, after this
 		// Bind is sent: the first use has its portal described.
-		p.SendQueryPrepared(names[i], st.Args, nil, nil)
+		p.SendQueryPrepared(name, st.Args, nil, nil)
 	}
 	if spec.guard != nil {
 		// A failed guard skips to here; the COMMIT below then rolls back.
@@ -195,7 +205,7 @@ func (e *Executor) pipeline(ctx context.Context, pg *pgconn.PgConn, spec *txSpec
 		return nil, err
 	}
 
-	res, err := readPipeline(p, spec, parses, names, prepared, beginSent, endSent)
+	res, err := readPipeline(p, spec, len(statements), parsed, prepared, beginSent, endSent)
 	if err == nil && spec.stream.pending() {
 		spec.stream.then(func(err error) error {
 			if closeErr := p.Close(); err == nil {
@@ -221,18 +231,17 @@ func (e *Executor) pipeline(ctx context.Context, pg *pgconn.PgConn, spec *txSpec
 // result of every statement is returned; the last is the main statement.
 // The first, the settings statement, is read and checked but its row is
 // not kept (unless it is also the last): nothing reads it. A failed guard
-// returns the results with a *guardFailure.
-func readPipeline(p *pgconn.Pipeline, spec *txSpec, parses []bool, names []string, prepared *statementSet,
+// returns the results with a *guardFailure. sent is how many statements
+// the pipeline sent (the guard's among them); parsed is pipeline's.
+func readPipeline(p *pgconn.Pipeline, spec *txSpec, sent int, parsed []string, prepared *statementSet,
 	begin txControl, end txEnd) ([]*txResult, error) {
 	if err := begin.read(p, prepared); err != nil {
 		return nil, readAfterGuardedFailure(p, spec, prepared, end, &beginError{err})
 	}
-	// One allocation for every statement's result.
-	backing := make([]txResult, len(spec.statements))
-	results := make([]*txResult, len(spec.statements))
-	for i := range parses {
-		if parses[i] {
-			if err := readPrepared(p, prepared, names[i]); err != nil {
+	backing, results := newResults(len(spec.statements))
+	for i := range sent {
+		if parsed != nil && parsed[i] != "" {
+			if err := readPrepared(p, prepared, parsed[i]); err != nil {
 				return nil, readAfterGuardedFailure(p, spec, prepared, end, err)
 			}
 		}
@@ -260,12 +269,15 @@ func readPipeline(p *pgconn.Pipeline, spec *txSpec, parses []bool, names []strin
 		}
 	}
 	if spec.stream.pending() {
-		// The rows are read later; then the rest.
+		// The rows are read later; then the rest. The closure takes a
+		// copy of end: capturing the parameter would move it (some 200
+		// bytes) to the heap on every request, streamed or not.
+		later := end
 		spec.stream.then(func(err error) error {
 			if err != nil {
-				return readAfterGuardedFailure(p, spec, prepared, end, err)
+				return readAfterGuardedFailure(p, spec, prepared, later, err)
 			}
-			return readPipelineEnd(p, spec, prepared, end)
+			return readPipelineEnd(p, spec, prepared, later)
 		})
 		return results, nil
 	}
@@ -277,6 +289,25 @@ func readPipeline(p *pgconn.Pipeline, spec *txSpec, parses []bool, names []strin
 		return nil, err
 	}
 	return results, nil
+}
+
+// fewResults is room for the results of a transaction of up to four
+// statements (settings, pre-request, main statement: three at most for
+// almost every request) and the pointers to them, in one allocation.
+type fewResults struct {
+	ptrs [4]*txResult
+	vals [4]txResult
+}
+
+// newResults is room for n statements' results, and the slice of
+// pointers to it that readPipeline fills and returns: one allocation for
+// both when they fit in fewResults.
+func newResults(n int) ([]txResult, []*txResult) {
+	if n <= len(fewResults{}.ptrs) {
+		b := new(fewResults)
+		return b.vals[:n:n], b.ptrs[:n:n]
+	}
+	return make([]txResult, n), make([]*txResult, n)
 }
 
 // readPipelineEnd reads what follows the main statement: the guard's
