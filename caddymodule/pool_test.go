@@ -84,20 +84,31 @@ func freeLoopbackAddr(t *testing.T) string {
 	return addr
 }
 
-func TestHandlersShareOnePoolAcrossReloads(t *testing.T) {
+// loadServerConfig loads serverConfig (pool size 5) on a free loopback
+// address in a Caddy of the test's own, and returns the address and the
+// function that stops Caddy (which the test's cleanup calls otherwise).
+func loadServerConfig(t *testing.T) (addr string, stop func() error) {
+	t.Helper()
 	isolateCaddy(t)
 	t.Setenv("PGREST_TEST_DB_URI", testDBURI)
-	addr := freeLoopbackAddr(t)
+	addr = freeLoopbackAddr(t)
 	stopped := false
 	t.Cleanup(func() {
 		if !stopped {
 			_ = caddy.Stop()
 		}
 	})
-
 	if err := caddy.Load(serverConfig(t, addr, 5), true); err != nil {
 		t.Fatalf("loading the config: %v", err)
 	}
+	return addr, func() error {
+		stopped = true
+		return caddy.Stop()
+	}
+}
+
+func TestHandlersShareOnePoolAcrossReloads(t *testing.T) {
+	addr, stop := loadServerConfig(t)
 	first, refs := onlyPool(t)
 	if refs != 2 {
 		t.Errorf("the pool has %d users, want the 2 handlers", refs)
@@ -149,10 +160,9 @@ func TestHandlersShareOnePoolAcrossReloads(t *testing.T) {
 	})
 
 	t.Run("stopping Caddy closes the pool", func(t *testing.T) {
-		if err := caddy.Stop(); err != nil {
+		if err := stop(); err != nil {
 			t.Fatal(err)
 		}
-		stopped = true
 		if n := livePools(); n != 0 {
 			t.Errorf("%d pools open after stopping", n)
 		}

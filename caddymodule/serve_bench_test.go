@@ -49,19 +49,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-var benchFixture = fixtures.Roles("secret") + `
-create schema api;
-grant usage on schema api to web_anon, webuser;
-create table api.items (
-	id         int primary key,
-	name       text not null,
-	price      numeric(10,2) not null,
-	created_at timestamptz not null
-);
-insert into api.items
-select i, 'item ' || i, round((i % 997) * 1.37 + 0.99, 2),
-       timestamptz '2024-01-01 00:00:00+00' + i * interval '17 minutes'
-from generate_series(1, 1000) i;
+var benchFixture = fixtures.Roles("secret") + fixtures.BenchItemsSQL(1000) + `
 analyze api.items;
 grant select on api.items to web_anon, webuser;
 create table api.item_log (

@@ -18,19 +18,7 @@ func liveSources() map[*sharedSource]int {
 }
 
 func TestHandlersShareSchemaCachesAcrossReloads(t *testing.T) {
-	isolateCaddy(t)
-	t.Setenv("PGREST_TEST_DB_URI", testDBURI)
-	addr := freeLoopbackAddr(t)
-	stopped := false
-	t.Cleanup(func() {
-		if !stopped {
-			_ = caddy.Stop()
-		}
-	})
-
-	if err := caddy.Load(serverConfig(t, addr, 5), true); err != nil {
-		t.Fatalf("loading the config: %v", err)
-	}
+	addr, stop := loadServerConfig(t)
 	first := liveSources()
 	// /a/* serves api and /b/* other: one pool, two schema caches.
 	if len(first) != 2 {
@@ -80,10 +68,9 @@ func TestHandlersShareSchemaCachesAcrossReloads(t *testing.T) {
 	})
 
 	t.Run("stopping Caddy stops every schema source", func(t *testing.T) {
-		if err := caddy.Stop(); err != nil {
+		if err := stop(); err != nil {
 			t.Fatal(err)
 		}
-		stopped = true
 		if n := len(liveSources()); n != 0 {
 			t.Errorf("%d schema sources left after stopping", n)
 		}

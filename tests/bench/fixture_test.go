@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"testing"
 	"time"
 
@@ -14,7 +13,7 @@ import (
 func TestFixtureLoads(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	db, err := pgresttest.SetUp(ctx, "pgrest_bench_fixture", pgresttest.SQL("the fixture", fmt.Sprintf(fixtureSQL, 10, 10)),
+	db, err := pgresttest.SetUp(ctx, "pgrest_bench_fixture", pgresttest.SQL("the fixture", fixtureSQL(10)),
 		pgresttest.SQL("the disconnect fixture", disconnectSQL))
 	if err != nil {
 		t.Fatal(err)

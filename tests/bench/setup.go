@@ -42,9 +42,9 @@ const (
 )
 
 // fixtureSQL makes, after the roles pgresttest.SetUp makes, api.items
-// with %d rows and api.item_reviews with reviewsPerItem reviews of each
-// item, indexed on the foreign key as a read-heavy schema would
-// be; api.item_log, which items_post inserts into; api.item_stock, whose
+// (fixtures.BenchItemsSQL) with rows rows and api.item_reviews with
+// reviewsPerItem reviews of each item, indexed on the foreign key as a
+// read-heavy schema would be; api.item_log, which items_post inserts into; api.item_stock, whose
 // row 42 item_upsert and item_patch write; api.item_price, which rpc_call
 // calls.
 //
@@ -54,22 +54,12 @@ const (
 // the statements prepared on the connection that serves it, so that the
 // bench can check pgrest sent the SQL text the baselines send
 // (verifyStatements).
-var fixtureSQL = `
+func fixtureSQL(rows int) string {
+	return fixtures.BenchItemsSQL(rows) + fmt.Sprintf(moreFixtureSQL, rows)
+}
 
-create schema api;
-grant usage on schema api to web_anon, webuser;
-
-create table api.items (
-	id         int primary key,
-	name       text not null,
-	price      numeric(10,2) not null,
-	created_at timestamptz not null
-);
-insert into api.items
-select i, 'item ' || i, round((i %% 997) * 1.37 + 0.99, 2),
-       timestamptz '2024-01-01 00:00:00+00' + i * interval '17 minutes'
-from generate_series(1, %d) i;
-
+// moreFixtureSQL is fixtureSQL after api.items, with the number of items.
+const moreFixtureSQL = `
 create table api.item_reviews (
 	id      int primary key,
 	item_id int not null references api.items (id),
@@ -503,7 +493,7 @@ func setUp(ctx context.Context, opt options) (*env, error) {
 
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
 	defer cancel()
-	db, err := pgresttest.SetUp(ctx, "pgrest_bench", pgresttest.SQL("the fixture", fmt.Sprintf(fixtureSQL, opt.rows, opt.rows)),
+	db, err := pgresttest.SetUp(ctx, "pgrest_bench", pgresttest.SQL("the fixture", fixtureSQL(opt.rows)),
 		pgresttest.SQL("the disconnect fixture", disconnectSQL))
 	if err != nil {
 		return e, err

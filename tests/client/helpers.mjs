@@ -2,6 +2,9 @@
 // tests/client/server started (PGREST_URL), anonymous and as webuser.
 import assert from 'node:assert/strict'
 import { PostgrestClient } from '@supabase/postgrest-js'
+import { succeeded } from './checks.mjs'
+
+export { failed, unique } from './checks.mjs'
 
 export const url = process.env.PGREST_URL
 assert.ok(url, 'PGREST_URL is not set: run the suite with `make test-client` or `go run ./tests/client/server`')
@@ -40,12 +43,6 @@ export const recording = (token) => {
   return { client: new PostgrestClient(url, { headers, fetch: fetchAndRecord }), requests }
 }
 
-// unique makes a value no other test (nor an earlier run against the same
-// database) uses: the write tests name their rows with it.
-let uniqueSeq = 0
-const uniqueRun = `${process.pid.toString(36)}${Date.now().toString(36)}`
-export const unique = (prefix) => `${prefix}-${uniqueRun}-${++uniqueSeq}`
-
 // byId sorts rows by their id, for reads that ask for no order (and so
 // guarantee none).
 export const byId = (rows) => [...rows].sort((a, b) => a.id - b.id)
@@ -59,25 +56,14 @@ export const range = (first, last) => Array.from({ length: last - first + 1 }, (
 // ok checks a successful response: no error, the status, and no count
 // (none was asked for).
 export const ok = (res, status = 200) => {
-  assert.equal(res.error, null, `unexpected error: ${JSON.stringify(res.error)}`)
-  assert.equal(res.status, status)
+  succeeded(res, status)
   assert.equal(res.count, null)
 }
 
 // counted checks a successful response carrying a count.
 export const counted = (res, count, status = 200) => {
-  assert.equal(res.error, null, `unexpected error: ${JSON.stringify(res.error)}`)
-  assert.equal(res.status, status)
+  succeeded(res, status)
   assert.equal(res.count, count)
-}
-
-// failed checks an error response: status, PGRST (or SQLSTATE) code, no data.
-export const failed = (res, status, code) => {
-  assert.equal(res.status, status, `status of ${JSON.stringify(res)}`)
-  assert.equal(res.data, null)
-  assert.ok(res.error, 'no error')
-  assert.equal(res.error.code, code)
-  return res.error
 }
 
 export const CLIENT_NAMES = [

@@ -130,6 +130,34 @@ func attackFlipByte(t testing.TB, tok string) string {
 	return attackReplaceSig(tok, attackB64(sig))
 }
 
+// An attackKey is a public key an algorithm-confusion token is keyed with.
+type attackKey struct {
+	name string
+	pub  any
+}
+
+// hmacConfusion are HS256 tokens for payload whose HMAC key is one of the
+// public keys, in every form attackPublicKeyForms gives, without a kid and
+// with kid in the header ("... naming ..."): each must be refused as
+// PGRST301, named "an HS256 token keyed with <key> as <form> [naming]
+// outcome".
+func hmacConfusion(t testing.TB, keys []attackKey, payload, kid, naming, outcome string) []attackCase {
+	t.Helper()
+	var cases []attackCase
+	for _, key := range keys {
+		for form, b := range attackPublicKeyForms(t, key.pub) {
+			cases = append(cases,
+				refused("an HS256 token keyed with "+key.name+" as "+form+" "+outcome,
+					attackHMAC(t, `{"alg":"HS256","typ":"JWT"}`, payload, b),
+					401, "PGRST301", "No suitable key or wrong key type"),
+				refused("an HS256 token keyed with "+key.name+" as "+form+" "+naming+" "+outcome,
+					attackHMAC(t, `{"alg":"HS256","typ":"JWT","kid":"`+kid+`"}`, payload, b),
+					401, "PGRST301", "No suitable key or wrong key type"))
+		}
+	}
+	return cases
+}
+
 // attackPublicKeyForms are the byte strings an algorithm-confusion attacker
 // tries as an HMAC key: the public key as published in each usual form.
 func attackPublicKeyForms(t testing.TB, pub any) map[string][]byte {
@@ -333,20 +361,8 @@ func TestAuthAttackCorpusEveryHostileTokenIsRefusedOrRunsAsItsValidRole(t *testi
 			refused("a kid "+name+" signed by an unknown key is refused", attackWithKid(t, jwt.SigningMethodRS256, authRSAKey(t), kid, aliceClaims()),
 				401, "PGRST301", "No suitable key or wrong key type"))
 	}
-	for _, key := range []struct {
-		name string
-		pub  any
-	}{{"the RSA key", &rsa1.PublicKey}, {"the EC key", &ec1.PublicKey}} {
-		for form, b := range attackPublicKeyForms(t, key.pub) {
-			jwks = append(jwks,
-				refused("an HS256 token keyed with "+key.name+" as "+form+" is refused",
-					attackHMAC(t, `{"alg":"HS256","typ":"JWT"}`, alice, b),
-					401, "PGRST301", "No suitable key or wrong key type"),
-				refused("an HS256 token keyed with "+key.name+" as "+form+" naming its kid is refused",
-					attackHMAC(t, `{"alg":"HS256","typ":"JWT","kid":"rsa-1"}`, alice, b),
-					401, "PGRST301", "No suitable key or wrong key type"))
-		}
-	}
+	publicKeys := []attackKey{{"the RSA key", &rsa1.PublicKey}, {"the EC key", &ec1.PublicKey}}
+	jwks = append(jwks, hmacConfusion(t, publicKeys, alice, "rsa-1", "naming its kid", "is refused")...)
 	attackSuite(t, "with a JWKS of RSA and EC keys", []string{authInline(asymmetric)}, jwks)
 
 	// --- a JWKS mixing a symmetric key with the public ones ---------------
@@ -361,20 +377,7 @@ func TestAuthAttackCorpusEveryHostileTokenIsRefusedOrRunsAsItsValidRole(t *testi
 		runsAs("an RS256 token signed by rsa-1 runs (the control)", rs1, "auth_alice"),
 		refused("an HS256 token signed with the secret but naming rsa-1 is refused", attackWithKid(t, jwt.SigningMethodHS256, []byte(jwtSecret), "rsa-1", aliceClaims()),
 			401, "PGRST301", "No suitable key or wrong key type"))
-	for _, key := range []struct {
-		name string
-		pub  any
-	}{{"the RSA key", &rsa1.PublicKey}, {"the EC key", &ec1.PublicKey}} {
-		for form, b := range attackPublicKeyForms(t, key.pub) {
-			mixedCases = append(mixedCases,
-				refused("an HS256 token keyed with "+key.name+" as "+form+" fails the HMAC check",
-					attackHMAC(t, `{"alg":"HS256","typ":"JWT"}`, alice, b),
-					401, "PGRST301", "No suitable key or wrong key type"),
-				refused("an HS256 token keyed with "+key.name+" as "+form+" naming hs-1 fails the HMAC check",
-					attackHMAC(t, `{"alg":"HS256","typ":"JWT","kid":"hs-1"}`, alice, b),
-					401, "PGRST301", "No suitable key or wrong key type"))
-		}
-	}
+	mixedCases = append(mixedCases, hmacConfusion(t, publicKeys, alice, "hs-1", "naming hs-1", "fails the HMAC check")...)
 	attackSuite(t, "with a JWKS mixing a symmetric and public keys", []string{authInline(mixed)}, mixedCases)
 
 	// --- a nested role claim key ------------------------------------------

@@ -1,6 +1,7 @@
 // Package nodesuite holds what the launchers of pgrest's JavaScript suites
-// (tests/client/server, tests/postgrestjs/server) share: finding a new
-// enough Node.js, waiting until pgrest answers, running the suite's
+// (tests/client/server, tests/postgrestjs/server) share: their main, the
+// throwaway PostgreSQL and the Caddy serving pgrest they start (launch.go),
+// finding a new enough Node.js, waiting until pgrest answers, running the suite's
 // command with its output on ours, and showing the end of the server's
 // log when the suite fails.
 package nodesuite

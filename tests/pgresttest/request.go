@@ -59,15 +59,23 @@ func Send(client *http.Client, req *http.Request) (*Response, error) {
 
 // Try sends a request to s with client (http.DefaultClient when nil),
 // returning failures instead of failing a test, so it can run in a
-// goroutine. headers alternate name, value; each sets its header,
-// replacing one of the same name.
+// goroutine. headers alternate name, value: the first of a name replaces
+// the header Request set (Content-Type), a name given again adds a value,
+// so a header named twice is sent twice (PostgREST's specs send two
+// Prefer headers).
 func (s *Server) Try(client *http.Client, method, path, body string, headers ...string) (*Response, error) {
 	req, err := s.Request(method, path, body)
 	if err != nil {
 		return nil, err
 	}
+	named := map[string]bool{}
 	for i := 0; i+1 < len(headers); i += 2 {
+		if named[http.CanonicalHeaderKey(headers[i])] {
+			req.Header.Add(headers[i], headers[i+1])
+			continue
+		}
 		req.Header.Set(headers[i], headers[i+1])
+		named[http.CanonicalHeaderKey(headers[i])] = true
 	}
 	return Send(client, req)
 }

@@ -39,3 +39,12 @@ func startSpecRollbackServer(t testing.TB, lines ...string) *server {
 	t.Helper()
 	return startSpecServer(t, append([]string{"db_tx_end rollback-allow-override"}, lines...)...)
 }
+
+// startSpreadsServer serves PostgREST's test tables (schema test, where
+// postgrest_spec.sql holds the tables of its spread specs) with PostgREST's
+// test configuration (baseCfg of its SpecHelper.hs: aggregates off),
+// changed by lines.
+func startSpreadsServer(t testing.TB, lines ...string) *server {
+	t.Helper()
+	return startSpecServer(t, append([]string{"-db_aggregates_enabled"}, lines...)...)
+}

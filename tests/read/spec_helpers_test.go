@@ -4,8 +4,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-
-	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
 )
 
 // specRequest is one request of PostgREST's spec (test/spec/Feature of
@@ -47,7 +45,7 @@ func runSpecRequests(t *testing.T, s *server, cases []specRequest) {
 			if status == 0 {
 				status = http.StatusOK
 			}
-			res := sendSpecRequest(t, s, method, c.path, c.reqBody, c.header)
+			res := s.Do(t, method, c.path, c.reqBody, c.header...)
 			for n, want := range c.contains {
 				if got := res.Header.Get(n); !strings.Contains(got, want) {
 					t.Errorf("header %s: %q, want it to hold %q", n, got, want)
@@ -81,31 +79,6 @@ func expectRaw(t *testing.T, res *response, status int, body string, match map[s
 			t.Errorf("header %s: %q, want %q", n, got, want)
 		}
 	}
-}
-
-// sendSpecRequest sends a request as the spec's request does: a header
-// named twice in header is sent twice (two Prefer headers, say), where
-// Server.Do keeps the last.
-func sendSpecRequest(t *testing.T, s *server, method, path, body string, header []string) *response {
-	t.Helper()
-	req, err := s.Request(method, path, body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	named := map[string]bool{}
-	for i := 0; i+1 < len(header); i += 2 {
-		if named[header[i]] {
-			req.Header.Add(header[i], header[i+1])
-		} else {
-			req.Header.Set(header[i], header[i+1])
-			named[header[i]] = true
-		}
-	}
-	res, err := pgresttest.Send(nil, req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
 }
 
 // specJSONType is the Content-Type of the spec's matchContentTypeJson.

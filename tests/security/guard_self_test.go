@@ -21,13 +21,7 @@ func TestTheSecretIsADatabaseSetting(t *testing.T) {
 
 func TestTheTripwireRecordsACallFromAReadOnlyTransaction(t *testing.T) {
 	before := dbState(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, db.SuperDSN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(context.Background())
+	ctx, conn := superConn(t)
 	tx, err := conn.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
 	if err != nil {
 		t.Fatal(err)
@@ -81,16 +75,24 @@ func TestTheResponseChecksSeeTheCanaries(t *testing.T) {
 	}
 }
 
-// superQuery runs a query returning one text value as the superuser.
-func superQuery(t testing.TB, query string) string {
+// superConn connects as the superuser for the rest of the test, with a
+// context that ends after 30 seconds.
+func superConn(t testing.TB) (context.Context, *pgx.Conn) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
+	t.Cleanup(cancel)
 	conn, err := pgx.Connect(ctx, db.SuperDSN)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close(context.Background())
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return ctx, conn
+}
+
+// superQuery runs a query returning one text value as the superuser.
+func superQuery(t testing.TB, query string) string {
+	t.Helper()
+	ctx, conn := superConn(t)
 	var s string
 	if err := conn.QueryRow(ctx, query).Scan(&s); err != nil {
 		t.Fatalf("%s: %v", query, err)

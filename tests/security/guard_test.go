@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
 )
 
@@ -57,13 +55,7 @@ select concat_ws(E'\n',
 // dbState reads stateQuery as the superuser.
 func dbState(t testing.TB) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, db.SuperDSN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(context.Background())
+	ctx, conn := superConn(t)
 	var s string
 	if err := conn.QueryRow(ctx, stateQuery).Scan(&s); err != nil {
 		t.Fatalf("reading the database's state: %v", err)

@@ -10,6 +10,9 @@
 import assert from 'node:assert/strict'
 import { PostgrestClient } from '@supabase/postgrest-js'
 import { createClient } from '@supabase/supabase-js'
+import { succeeded } from '../client/checks.mjs'
+
+export { failed, unique } from '../client/checks.mjs'
 
 const need = (name) => {
   const v = process.env[name]
@@ -44,23 +47,5 @@ export const supabase = createClient(supabaseUrl, anonKey, options)
 export const supabaseAs = (token) =>
   createClient(supabaseUrl, anonKey, { ...options, global: { headers: { Authorization: `Bearer ${token}` } } })
 
-// unique makes a value no other test (nor an earlier run against the same
-// database) uses: the write tests name their rows with it.
-let uniqueSeq = 0
-const uniqueRun = `${process.pid.toString(36)}${Date.now().toString(36)}`
-export const unique = (prefix) => `${prefix}-${uniqueRun}-${++uniqueSeq}`
-
 // ok checks a successful response: no error and the status.
-export const ok = (res, status = 200) => {
-  assert.equal(res.error, null, `unexpected error: ${JSON.stringify(res.error)}`)
-  assert.equal(res.status, status)
-}
-
-// failed checks an error response: status, PGRST (or SQLSTATE) code, no data.
-export const failed = (res, status, code) => {
-  assert.equal(res.status, status, `status of ${JSON.stringify(res)}`)
-  assert.equal(res.data, null)
-  assert.ok(res.error, 'no error')
-  assert.equal(res.error.code, code)
-  return res.error
-}
+export const ok = succeeded

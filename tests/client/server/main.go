@@ -113,19 +113,12 @@ func pickSuite(args []string) (suite, error) {
 }
 
 func main() {
-	os.Exit(run())
+	nodesuite.Main(log, run)
 }
 
 // run does everything and returns the exit code: node's, or 1 when the
 // setup fails, or 130 after an interrupt.
-func run() int {
-	ctx, stop := nodesuite.SignalContext()
-	defer stop()
-
-	root, err := pgtest.ModuleRoot()
-	if err != nil {
-		return fail(fmt.Errorf("%w; run from the pgrest module", err))
-	}
+func run(ctx context.Context, root string) int {
 	st, err := pickSuite(os.Args[1:])
 	if err != nil {
 		return fail(err)
@@ -140,29 +133,15 @@ func run() int {
 		return fail(err)
 	}
 
-	// The fixture's GeoJSON tests need PostGIS: install it, or fail.
-	if err := pgtest.EnsurePostGIS(); err != nil {
-		return fail(err)
-	}
-	logf("starting PostgreSQL")
-	cluster, err := pgtest.Start()
-	if err != nil {
-		return fail(err)
-	}
-	defer func() {
-		logf("stopping PostgreSQL")
-		cluster.Stop()
-	}()
-	if ctx.Err() != nil {
-		return interrupted()
-	}
-
 	setupCtx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
-	superDSN, err := cluster.NewDatabase(setupCtx, database)
+	// The fixture's GeoJSON tests need PostGIS, which StartDatabase
+	// installs.
+	superDSN, stopDB, err := nodesuite.StartDatabase(setupCtx, log, database)
 	if err != nil {
-		return fail(err)
+		return log.FailOrInterrupted(ctx, err)
 	}
+	defer stopDB()
 	if err := pgtest.ExecSQL(setupCtx, superDSN, fixtures.ReadSQL); err != nil {
 		return fail(fmt.Errorf("loading tests/fixtures/read.sql: %w", err))
 	}
@@ -177,23 +156,12 @@ func run() int {
 	}
 	defer os.RemoveAll(logDir)
 	logPath := filepath.Join(logDir, "caddy.log")
-	siteURL, err := startCaddy(authDSN, logPath, st)
+	baseURL, siteURL, stopCaddy, err := nodesuite.Serve(setupCtx, log, directives(authDSN, st),
+		pgresttest.Options{LogFile: logPath, Mount: st.mount}, "/clients")
 	if err != nil {
-		return fail(err)
+		return log.FailOrInterrupted(ctx, err)
 	}
-	baseURL := siteURL + st.mount
-	defer func() {
-		if err := pgresttest.Stop(); err != nil {
-			logf("stopping Caddy: %v", err)
-		}
-	}()
-	if err := nodesuite.WaitReady(setupCtx, baseURL+"/clients"); err != nil {
-		if ctx.Err() != nil {
-			return interrupted()
-		}
-		return fail(err)
-	}
-	logf("pgrest serves %s", baseURL)
+	defer stopCaddy()
 
 	token, err := userToken()
 	if err != nil {
@@ -210,26 +178,15 @@ func run() int {
 		"PGREST_USER_TOKEN=" + token,
 		"PGREST_ANON_KEY=" + anonKey,
 	})
-	if os.Getenv("PGREST_CLIENT_KEEP") == "1" && ctx.Err() == nil {
-		logf("PGREST_CLIENT_KEEP=1: serving %s until interrupted", baseURL)
-		<-ctx.Done()
-	}
-	if ctx.Err() != nil && code == 0 {
-		return interrupted()
-	}
-	if code != 0 && ctx.Err() == nil {
-		log.PrintTail(logPath, 40)
-	}
-	return code
+	return log.Finish(ctx, code, baseURL, logPath)
 }
 
-// startCaddy loads a Caddy config, adapted from a Caddyfile as a user would
-// write it, serving pgrest on a free loopback port as the suite st wants
-// it; it returns the site's URL. Caddy's log and the access log go to
-// logPath, not to the terminal, where they would bury node's report; run
-// prints the log's end when tests fail.
-func startCaddy(authDSN, logPath string, st suite) (string, error) {
-	s, warnings, err := pgresttest.Serve(pgresttest.Directives(map[string]string{
+// directives are the pgrest subdirectives of the suite st, with authDSN:
+// pgrest as a user would configure it over the read API fixture. Caddy's
+// log and the access log go to a file, not to the terminal, where they
+// would bury node's report; run prints the log's end when tests fail.
+func directives(authDSN string, st suite) map[string]string {
+	return pgresttest.Directives(map[string]string{
 		"db_uri":                pgresttest.Quote(authDSN),
 		"db_schemas":            strings.Join(fixtures.ExposedSchemas(), " "),
 		"db_anon_role":          fixtures.AnonRole,
@@ -237,14 +194,7 @@ func startCaddy(authDSN, logPath string, st suite) (string, error) {
 		"db_plan_enabled":       "true",
 		"db_plan_analyze_roles": fixtures.AnonRole,
 		"jwt_secret":            jwtSecret,
-	}, st.directives...), pgresttest.Options{LogFile: logPath, Mount: st.mount})
-	for _, w := range warnings {
-		logf("Caddyfile warning: %s", w)
-	}
-	if err != nil {
-		return "", err
-	}
-	return s.URL, nil
+	}, st.directives...)
 }
 
 // userToken is an HS256 token for the role webuser, valid for a day.
@@ -327,5 +277,3 @@ const log = nodesuite.Logger("client suite")
 func logf(format string, args ...any) { log.Printf(format, args...) }
 
 func fail(err error) int { return log.Fail(err) }
-
-func interrupted() int { return log.Interrupted() }

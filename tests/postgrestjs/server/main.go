@@ -61,19 +61,12 @@ var fixtures = []string{"test/db/00-schema.sql", "test/db/01-dummy-data.sql"}
 const log = nodesuite.Logger("postgrest-js suite")
 
 func main() {
-	os.Exit(run())
+	nodesuite.Main(log, run)
 }
 
 // run does everything and returns the exit code: jest's, or 1 when the
 // setup fails, or 130 after an interrupt.
-func run() int {
-	ctx, stop := nodesuite.SignalContext()
-	defer stop()
-
-	root, err := pgtest.ModuleRoot()
-	if err != nil {
-		return log.Fail(fmt.Errorf("%w; run from the pgrest module", err))
-	}
+func run(ctx context.Context, root string) int {
 	dir := filepath.Join(root, suiteDir)
 	jest := filepath.Join(dir, "node_modules", "jest", "bin", "jest.js")
 	if _, err := os.Stat(jest); err != nil {
@@ -83,26 +76,16 @@ func run() int {
 	if err != nil {
 		return log.Fail(err)
 	}
-	// 00-schema.sql creates PostGIS in the schema extensions.
-	if err := pgtest.EnsurePostGIS(); err != nil {
-		return log.Fail(err)
-	}
-	log.Printf("starting PostgreSQL")
-	cluster, err := pgtest.Start()
-	if err != nil {
-		return log.Fail(err)
-	}
-	defer func() {
-		log.Printf("stopping PostgreSQL")
-		cluster.Stop()
-	}()
 
 	setupCtx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
-	superDSN, err := cluster.NewDatabase(setupCtx, database)
+	// 00-schema.sql creates PostGIS in the schema extensions, which
+	// StartDatabase installs.
+	superDSN, stopDB, err := nodesuite.StartDatabase(setupCtx, log, database)
 	if err != nil {
-		return log.Fail(err)
+		return log.FailOrInterrupted(ctx, err)
 	}
+	defer stopDB()
 	// Settings of the suite's PostgreSQL image (supabase/postgres) that
 	// "explain with options" sees: it preloads pg_stat_statements, so
 	// query identifiers are computed and EXPLAIN VERBOSE shows one, and
@@ -133,7 +116,7 @@ func run() int {
 	}
 	defer os.RemoveAll(logDir)
 	logPath := filepath.Join(logDir, "caddy.log")
-	s, warnings, err := pgresttest.Serve(map[string]string{
+	baseURL, _, stopCaddy, err := nodesuite.Serve(setupCtx, log, map[string]string{
 		"db_uri":                pgresttest.Quote(superDSN),
 		"db_schemas":            "public personal",
 		"db_extra_search_path":  "extensions",
@@ -141,31 +124,17 @@ func run() int {
 		"db_plan_enabled":       "true",
 		"db_tx_end":             "commit-allow-override",
 		"db_aggregates_enabled": "true",
-	}, pgresttest.Options{LogFile: logPath})
-	for _, w := range warnings {
-		log.Printf("Caddyfile warning: %s", w)
-	}
+	}, pgresttest.Options{LogFile: logPath}, "/users")
 	if err != nil {
-		return log.Fail(err)
+		return log.FailOrInterrupted(ctx, err)
 	}
-	defer func() {
-		if err := pgresttest.Stop(); err != nil {
-			log.Printf("stopping Caddy: %v", err)
-		}
-	}()
-	if err := nodesuite.WaitReady(setupCtx, s.URL+"/users"); err != nil {
-		if ctx.Err() != nil {
-			return log.Interrupted()
-		}
-		return log.Fail(err)
-	}
-	log.Printf("pgrest serves %s", s.URL)
+	defer stopCaddy()
 
 	// --ci: a snapshot that does not match fails instead of being
 	// written into the test files.
 	results := filepath.Join(logDir, "jest.json")
 	argv := append(slices.Clone(node), jest, "--runInBand", "--ci", "--json", "--outputFile="+results)
-	code, err := nodesuite.Run(ctx, dir, append(argv, os.Args[1:]...), []string{"PGREST_URL=" + s.URL})
+	code, err := nodesuite.Run(ctx, dir, append(argv, os.Args[1:]...), []string{"PGREST_URL=" + baseURL})
 	if err != nil {
 		return log.Fail(err)
 	}
@@ -175,17 +144,7 @@ func run() int {
 			code = 1
 		}
 	}
-	if os.Getenv("PGREST_CLIENT_KEEP") == "1" && ctx.Err() == nil {
-		log.Printf("PGREST_CLIENT_KEEP=1: serving %s until interrupted", s.URL)
-		<-ctx.Done()
-	}
-	if ctx.Err() != nil && code == 0 {
-		return log.Interrupted()
-	}
-	if code != 0 && ctx.Err() == nil {
-		log.PrintTail(logPath, 40)
-	}
-	return code
+	return log.Finish(ctx, code, baseURL, logPath)
 }
 
 // userOf is the user a PostgreSQL URL logs in as.
