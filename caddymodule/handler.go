@@ -61,6 +61,9 @@ type Handler struct {
 
 	// The most rows a read returns. 0 or absent means no cap.
 	DBMaxRows int64 `json:"db_max_rows,omitempty"`
+	// DBMaxCost is db_max_cost: the query cost guard's limit for roles
+	// without one of their own; 0 for none.
+	DBMaxCost int64 `json:"db_max_cost,omitempty"`
 
 	// The most connections the pool opens. Default: 10.
 	DBPool int `json:"db_pool,omitempty"`

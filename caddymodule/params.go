@@ -13,6 +13,7 @@ import (
 
 	"github.com/pgrest/caddy-pgrest/executor"
 	"github.com/pgrest/caddy-pgrest/executor/openapi"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/ratelimit"
 	"github.com/pgrest/caddy-pgrest/realtime"
 )
@@ -68,6 +69,16 @@ var params = []param{
 			return nil
 		},
 		doc: "cap on the rows of any read; none when absent"},
+	{name: "db_max_cost", kind: kindInt, db: true, pgrest: true, defDoc: "none",
+		check: func(h *Handler) error {
+			if h.DBMaxCost < 0 || h.DBMaxCost > schemacache.MaxCostLimit {
+				return fmt.Errorf("db_max_cost: must be from 0 (no limit) to %d, got %d", int64(schemacache.MaxCostLimit), h.DBMaxCost)
+			}
+			return nil
+		},
+		doc: "planner cost over which a request's statement is refused with 400 `PGRST195` before it runs, " +
+			"checked with `EXPLAIN`; a role's `pgrst.db_max_cost` setting overrides it " +
+			"(see [Query cost guard](#query-cost-guard))"},
 	{name: "db_pool", kind: kindInt, min: 1, def: 10,
 		check: func(h *Handler) error {
 			if h.DBPool < 1 || h.DBPool > math.MaxInt32 {

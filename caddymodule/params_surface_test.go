@@ -28,7 +28,7 @@ var surfaceNames = []string{
 	"client_error_verbosity",
 	"db_aggregates_enabled", "db_anon_role", "db_channel", "db_channel_enabled", "db_channel_uri",
 	"db_config", "db_extra_search_path", "db_hoisted_tx_settings", "db_legacy_claims",
-	"db_max_rows", "max_rows",
+	"db_max_cost", "db_max_rows", "max_rows",
 	"db_plan_analyze_roles", "db_plan_enabled",
 	"db_pool", "db_pool_acquisition_timeout", "db_pool_automatic_recovery",
 	"db_pool_max_idletime", "db_pool_timeout", "db_pool_max_lifetime",

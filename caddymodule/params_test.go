@@ -34,6 +34,7 @@ var sampleValues = map[string]string{
 	"db_extra_search_path":        `""`,
 	"db_hoisted_tx_settings":      "work_mem, statement_timeout",
 	"db_max_rows":                 "1000",
+	"db_max_cost":                 "10000",
 	"db_pool":                     "5",
 	"db_pool_acquisition_timeout": "10",
 	"db_pool_max_idletime":        "30",

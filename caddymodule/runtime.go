@@ -135,6 +135,7 @@ func (l *liveConfig) build(eff *Handler) (*runtime, error) {
 		PreRequest:             eff.DBPreRequest,
 		ExtraSearchPath:        eff.DBExtraSearchPath,
 		MaxRows:                eff.DBMaxRows,
+		MaxCost:                eff.DBMaxCost,
 		PoolAcquisitionTimeout: time.Duration(eff.DBPoolAcquisitionTimeout),
 		AggregatesEnabled:      eff.DBAggregatesEnabled,
 		PlanEnabled:            eff.DBPlanEnabled,

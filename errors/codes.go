@@ -275,6 +275,18 @@ func RateLimitUnavailable() *Error {
 		Message: "Rate limits cannot be checked. Retrying the connection."}
 }
 
+// QueryCostExceeded (PGRST195): the planner's estimate of the request's
+// main statement is over the role's db_max_cost. The check runs EXPLAIN
+// before the statement, so nothing of the statement ran. 195, not 193 or
+// 194: those are the rate limit's.
+func QueryCostExceeded(cost float64, limit int64) *Error {
+	return &Error{Status: http.StatusBadRequest, Code: "PGRST195",
+		Message: "The query's estimated cost exceeds the limit",
+		Details: fmt.Sprintf("The planner estimates a cost of %s; the limit is %d.",
+			strconv.FormatFloat(cost, 'f', 2, 64), limit),
+		Hint: "Filter on an indexed column, ask for fewer rows or embeds, or split the request."}
+}
+
 // --- group 2: schema cache ---
 
 // NoRelationship (PGRST200): no foreign key joins parent and child.

@@ -255,6 +255,7 @@ func TestEveryConstructorHasItsCodeAndStatus(t *testing.T) {
 		{AggregatesNotAllowed(), "PGRST123", 400}, {MaxAffectedViolation(3), "PGRST124", 400},
 		{InvalidResourcePath(), "PGRST125", 404}, {OpenAPIDisabled(), "PGRST126", 404},
 		{NotImplemented("x"), "PGRST127", 400}, {MaxAffectedRPCViolation(), "PGRST128", 400},
+		{QueryCostExceeded(12.5, 10), "PGRST195", 400},
 		{NoRelationship("a", "b", "", "api", ""), "PGRST200", 400},
 		{AmbiguousRelationship("a", "b", nil, []string{"b!fk"}), "PGRST201", 300},
 		{NoFunction("api", "f", nil, " without parameters", ""), "PGRST202", 404},

@@ -61,6 +61,10 @@ type Config struct {
 	ExtraSearchPath []string
 	// MaxRows caps every read (db_max_rows); 0 means no cap.
 	MaxRows int64
+	// MaxCost is db_max_cost: the planner cost over which a request's
+	// main statement is refused before it runs (costguard.go); 0 means
+	// no limit. A role's pgrst.db_max_cost setting overrides it.
+	MaxCost int64
 	// MaxBodySize bounds a request body in bytes (max_body_size); 0 means
 	// DefaultMaxBodySize.
 	MaxBodySize int64

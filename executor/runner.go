@@ -29,8 +29,16 @@ type txSpec struct {
 	// round trip.
 	decided bool
 	commit  bool
-	// readOnly, next to decided and commit: the three share a word.
+	// readOnly, next to decided and commit, and continued and costLimit
+	// after them share a word: txStorage stays in its size class.
 	readOnly bool
+	// continued marks the rest of a transaction already begun: no BEGIN
+	// is sent, and the first statement runs as role like every other.
+	continued bool
+	// costLimit, when more than 0, is the role's query cost limit: the
+	// main statement's EXPLAIN runs first (see costguard.go). 32 bits
+	// hold any limit db_max_cost accepts.
+	costLimit uint32
 	// stream, when set, reads the main statement's rows (a streamed read,
 	// see stream.go); when it is left pending, the transaction's end is
 	// left to it.
@@ -76,7 +84,15 @@ const (
 // returns the results with its error: the main result says which check
 // failed.
 func (e *Executor) run(ctx context.Context, pg *pgconn.PgConn, spec *txSpec, decide txDecision) ([]*txResult, error) {
+	var before []*txResult
+	if spec.costLimit > 0 {
+		var err error
+		if before, spec, err = e.costChecked(ctx, pg, spec); err != nil {
+			return nil, err
+		}
+	}
 	res, err := e.pipeline(ctx, pg, spec)
+	res = withBefore(before, res)
 	if err == nil && spec.stream.pending() {
 		spec.stream.then(func(err error) error { return e.settle(ctx, pg, err) })
 		return res, nil
@@ -158,7 +174,10 @@ func (e *Executor) pipeline(ctx context.Context, pg *pgconn.PgConn, spec *txSpec
 	if spec.readOnly {
 		begin = beginReadOnly
 	}
-	beginSent := sendTxControl(p, prepared, begin)
+	var beginSent txControl
+	if !spec.continued {
+		beginSent = sendTxControl(p, prepared, begin)
+	}
 
 	// Statements not yet prepared on this connection are prepared inside
 	// the pipeline, after set_config('role', ...) has run, so that Parse
@@ -174,7 +193,7 @@ func (e *Executor) pipeline(ctx context.Context, pg *pgconn.PgConn, spec *txSpec
 			continue
 		}
 		planRole := spec.role
-		if i == 0 {
+		if i == 0 && !spec.continued {
 			// The settings statement runs before the switch, as the
 			// authenticator, whatever the request's role.
 			planRole = ""
@@ -235,8 +254,10 @@ func (e *Executor) pipeline(ctx context.Context, pg *pgconn.PgConn, spec *txSpec
 // the pipeline sent (the guard's among them); parsed is pipeline's.
 func readPipeline(p *pgconn.Pipeline, spec *txSpec, sent int, parsed []string, prepared *statementSet,
 	begin txControl, end txEnd) ([]*txResult, error) {
-	if err := begin.read(p, prepared); err != nil {
-		return nil, readAfterGuardedFailure(p, spec, prepared, end, &beginError{err})
+	if !spec.continued {
+		if err := begin.read(p, prepared); err != nil {
+			return nil, readAfterGuardedFailure(p, spec, prepared, end, &beginError{err})
+		}
 	}
 	backing, results := newResults(len(spec.statements))
 	for i := range sent {
@@ -251,7 +272,7 @@ func readPipeline(p *pgconn.Pipeline, spec *txSpec, sent int, parsed []string, p
 			results[i] = &backing[i]
 			// The settings statement's row is not kept unless it is
 			// also the main statement.
-			if i > 0 || len(spec.statements) == 1 {
+			if i > 0 || len(spec.statements) == 1 || spec.continued {
 				keep = results[i]
 			}
 		}

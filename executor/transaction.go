@@ -99,6 +99,7 @@ func (e *Executor) transactWith(r *http.Request, req *apirequest.Request, cache 
 		e.logQueries(statements)
 	}
 	spec := e.txSpecFor(st, statements, id.Role, commit, opts)
+	spec.costLimit = e.costLimit(cache, id.Role)
 
 	var out *output
 	decide := func(res *txResult) (bool, error) {

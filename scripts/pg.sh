@@ -189,6 +189,9 @@ synchronous_commit = off
 full_page_writes = off
 max_connections = 200
 shared_buffers = 128MB
+# pg_stat_statements shows which statements reached the server (the cost
+# guard's tests check that a refused statement never ran).
+shared_preload_libraries = 'pg_stat_statements'
 EOF
 	as_user "$user" mkdir -p "$data/log"
 }

@@ -23,6 +23,8 @@ type Cache struct {
 	RoleSettings map[string][]Setting
 	// PostGISSchema is the schema PostGIS is installed in, "" without it.
 	PostGISSchema string
+	// roleMaxCost are the roles' own query cost limits (rolemaxcost.go).
+	roleMaxCost map[string]int64
 
 	// mediaHandlers are the media type handlers (see MediaHandler).
 	mediaHandlers map[MediaHandlerKey]*MediaHandler

@@ -55,7 +55,12 @@ func Load(ctx context.Context, q Querier, schemas []string) (*Cache, error) {
 	if err := runPipelined(ctx, conn, schemas, l.queries()); err != nil {
 		return nil, err
 	}
-	return Build(l.cat), nil
+	c := Build(l.cat)
+	var err error
+	if c.roleMaxCost, err = roleMaxCosts(l.cat.RoleSettings); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 // queries are Load's queries in the order they are sent and read: each
