@@ -111,7 +111,7 @@ var (
 // a computed column's set_config of response.headers still runs once per
 // row, and the whole store is read by the count before the first row's
 // settings are: they are in the first row, as in the aggregated statement.
-// UNION ALL runs its branches in order.
+// UNION ALL runs its branches in order when it runs in the leader.
 func writeStreamed(b *sqltext.Builder, opts ReadOptions, total sqltext.SQL) {
 	b.Const(", pgrst_rows as not materialized (select ")
 	b.Write(streamRowText(opts))
@@ -120,7 +120,11 @@ func writeStreamed(b *sqltext.Builder, opts ReadOptions, total sqltext.SQL) {
 	b.Const(" as total_result_set, _pgrst_n.n as page_total, ")
 	b.Write(streamOpening(opts))
 	b.Const(responseColumns)
-	b.Const(" from (select pg_catalog.count(*) as n from pgrst_rows) _pgrst_n" +
+	// pg_backend_pid() is parallel restricted: it keeps the UNION ALL in
+	// the leader, where its branches run in order. Both branches inlined
+	// are otherwise parallel safe, and a Parallel Append under a Gather
+	// (a filtered scan of a large table) would send rows before the count.
+	b.Const(" from (select pg_catalog.count(*) as n from pgrst_rows) _pgrst_n where pg_catalog.pg_backend_pid() <> 0" +
 		" union all select null, null, body, null, null from pgrst_rows")
 }
 
