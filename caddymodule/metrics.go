@@ -40,6 +40,9 @@ var metrics = struct {
 	// rateLimitStoreErrors the failed calls to the store (Redis).
 	rateLimited          *prometheus.CounterVec
 	rateLimitStoreErrors prometheus.Counter
+	// costGuardRefused counts requests the query cost guard refused, by
+	// the role whose db_max_cost they passed.
+	costGuardRefused *prometheus.CounterVec
 }{}
 
 const metricsNamespace, metricsSubsystem = "caddy", "pgrest"
@@ -79,6 +82,9 @@ func initMetrics() {
 			"Requests a rate limit refused with 429 before they reached the database, by limit.")), []string{"limit"})
 		metrics.rateLimitStoreErrors = prometheus.NewCounter(prometheus.CounterOpts(opts("rate_limit_store_errors_total",
 			"Calls to the rate limit store (Redis) that failed; rate_limit_redis_failure says what the requests got.")))
+		metrics.costGuardRefused = prometheus.NewCounterVec(prometheus.CounterOpts(opts("cost_guard_refused_total",
+			"Requests the query cost guard refused with 400 before their statement ran, by the role whose db_max_cost they passed.")),
+			[]string{"role"})
 		metrics.pool = &poolCollector{
 			max: prometheus.NewDesc(prometheus.BuildFQName(metricsNamespace, metricsSubsystem, "db_pool_max"),
 				"The most connections the pools may open (db_pool, summed over pools).", nil, nil),
@@ -96,7 +102,7 @@ func registerMetrics(registry *prometheus.Registry) error {
 	for _, c := range []prometheus.Collector{
 		metrics.schemaLoads, metrics.schemaLoadTime, metrics.poolWaiting, metrics.poolTimeouts,
 		metrics.jwtRequests, metrics.jwtHits, metrics.requests, metrics.dbErrors, metrics.pool,
-		metrics.rateLimited, metrics.rateLimitStoreErrors,
+		metrics.rateLimited, metrics.rateLimitStoreErrors, metrics.costGuardRefused,
 	} {
 		// Each handler of the config registers; the second time is no
 		// error (the same collector is already there).

@@ -8,6 +8,7 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
+	apierr "github.com/pgrest/caddy-pgrest/errors"
 	"github.com/pgrest/caddy-pgrest/executor"
 	"github.com/pgrest/caddy-pgrest/jwtauth"
 )
@@ -29,6 +30,9 @@ func recordOutcome(r *http.Request, id jwtauth.Identity, o executor.Outcome) {
 // refused: the access log's pgrest_rate_limit names the limit.
 func recordLimitedOutcome(r *http.Request, id jwtauth.Identity, o executor.Outcome, limit string) {
 	countRequest(o)
+	if o.Code == apierr.CodeQueryCostExceeded {
+		metrics.costGuardRefused.WithLabelValues(id.Role).Inc()
+	}
 	ctx := r.Context()
 	if repl, ok := ctx.Value(caddy.ReplacerCtxKey).(*caddy.Replacer); ok && id.Role != "" {
 		// The token's own interface value: no allocation per request.

@@ -275,12 +275,16 @@ func RateLimitUnavailable() *Error {
 		Message: "Rate limits cannot be checked. Retrying the connection."}
 }
 
+// CodeQueryCostExceeded is QueryCostExceeded's code, which the metrics
+// count by role.
+const CodeQueryCostExceeded = "PGRST195"
+
 // QueryCostExceeded (PGRST195): the planner's estimate of the request's
 // main statement is over the role's db_max_cost. The check runs EXPLAIN
 // before the statement, so nothing of the statement ran. 195, not 193 or
 // 194: those are the rate limit's.
 func QueryCostExceeded(cost float64, limit int64) *Error {
-	return &Error{Status: http.StatusBadRequest, Code: "PGRST195",
+	return &Error{Status: http.StatusBadRequest, Code: CodeQueryCostExceeded,
 		Message: "The query's estimated cost exceeds the limit",
 		Details: fmt.Sprintf("The planner estimates a cost of %s; the limit is %d.",
 			strconv.FormatFloat(cost, 'f', 2, 64), limit),

@@ -2,6 +2,8 @@ package costguard
 
 import (
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -145,5 +147,39 @@ func TestCostGuardInvalidLimitIsAStartupError(t *testing.T) {
 		if !strings.Contains(err.Error(), "db_max_cost") {
 			t.Errorf("db_max_cost %s: error %v does not name the setting", v, err)
 		}
+	}
+}
+
+// Refusals are counted by role in caddy_pgrest_cost_guard_refused_total
+// and named in the access log by their code; an allowed request is neither.
+func TestCostGuardRefusalsAreCountedAndLogged(t *testing.T) {
+	sites, metricsURL := pgresttest.MetricsSite(t)
+	logFile := filepath.Join(t.TempDir(), "access.log")
+	s := pgresttest.StartWith(t, directives(), pgresttest.Options{Sites: sites, LogFile: logFile})
+	const name = `caddy_pgrest_cost_guard_refused_total{role="web_anon"}`
+	before := pgresttest.Metric(t, metricsURL, name)
+
+	expectRefused(t, s.Get(t, "/pairs"), "1000")
+	expectRefused(t, s.Get(t, "/big_a?v=eq.5&order=id"), "1000")
+	s.Get(t, "/big_a?id=eq.5").Expect(t, http.StatusOK, `[{"id":5,"v":5}]`, nil)
+
+	if got := pgresttest.Metric(t, metricsURL, name) - before; got != 2 {
+		t.Errorf("%s rose by %v, want 2", name, got)
+	}
+	var logged int
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		text, err := os.ReadFile(logFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		logged = strings.Count(string(text), `"pgrest_code":"PGRST195"`)
+		if logged >= 2 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if logged != 2 {
+		t.Errorf("%d access log lines carry pgrest_code PGRST195, want 2", logged)
 	}
 }

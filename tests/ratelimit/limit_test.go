@@ -5,11 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -39,48 +37,16 @@ func resetStatements(t *testing.T) {
 	pgresttest.SQLInt(t, db.SuperDSN, `select count(*) from (select pg_stat_statements_reset()) r`)
 }
 
-// metricsSite is a metrics site beside the API, on its own port.
-func metricsSite(t *testing.T) (sites, url string) {
-	t.Helper()
-	port, err := pgresttest.FreePort()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fmt.Sprintf("http://127.0.0.1:%d {\n\tmetrics\n}\n", port), fmt.Sprintf("http://127.0.0.1:%d/metrics", port)
-}
-
-// metric is the value of the sample line starting with name (labels
-// included) at url, 0 when absent.
-func metric(t *testing.T, url, name string) float64 {
-	t.Helper()
-	res, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	body, _ := io.ReadAll(res.Body)
-	for _, line := range strings.Split(string(body), "\n") {
-		if v, ok := strings.CutPrefix(line, name+" "); ok {
-			f, err := strconv.ParseFloat(v, 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return f
-		}
-	}
-	return 0
-}
-
 // A burst over the limit: the first requests pass with the RateLimit
 // fields saying what is left, the others get 429 PGRST193 with a
 // Retry-After in whole seconds rounded up, are counted by limit and named
 // in the access log, and none of them reaches PostgreSQL.
 func TestABurstOverTheLimitIsRefusedBeforeTheDatabase(t *testing.T) {
-	sites, metricsURL := metricsSite(t)
+	sites, metricsURL := pgresttest.MetricsSite(t)
 	logFile := filepath.Join(t.TempDir(), "access.log")
 	s := pgresttest.StartWith(t, dirs(limit("per_role", "key role", "rate 1/d", "burst 3")),
 		pgresttest.Options{Sites: sites, LogFile: logFile})
-	before := metric(t, metricsURL, `caddy_pgrest_rate_limited_total{limit="per_role"}`)
+	before := pgresttest.Metric(t, metricsURL, `caddy_pgrest_rate_limited_total{limit="per_role"}`)
 	resetStatements(t)
 
 	// 1/d: one request's share comes back after 86400 s, so the state
@@ -105,7 +71,7 @@ func TestABurstOverTheLimitIsRefusedBeforeTheDatabase(t *testing.T) {
 	if got := itemReads(t); got != 3 {
 		t.Errorf("pg_stat_statements counts %d reads of rl.items, want the 3 allowed", got)
 	}
-	if got := metric(t, metricsURL, `caddy_pgrest_rate_limited_total{limit="per_role"}`) - before; got != 7 {
+	if got := pgresttest.Metric(t, metricsURL, `caddy_pgrest_rate_limited_total{limit="per_role"}`) - before; got != 7 {
 		t.Errorf("caddy_pgrest_rate_limited_total{limit=\"per_role\"} rose by %v, want 7", got)
 	}
 	if n := limitedLogLines(t, logFile, "per_role"); n != 7 {

@@ -20,14 +20,14 @@ func TestRedisStoppedMidRunFollowsTheFailureMode(t *testing.T) {
 	for _, mode := range []string{"open", "closed"} {
 		t.Run(mode, func(t *testing.T) {
 			redis := redistest.Start(t)
-			sites, metricsURL := metricsSite(t)
+			sites, metricsURL := pgresttest.MetricsSite(t)
 			logFile := filepath.Join(t.TempDir(), "caddy.log")
 			s := pgresttest.StartWith(t, dirs(limit("shared", "key role", "rate 1/d", "burst 2"),
 				"rate_limit_redis "+redis.URL, "rate_limit_redis_failure "+mode),
 				pgresttest.Options{Sites: sites, LogFile: logFile})
 			s.Get(t, "/items").Expect(t, http.StatusOK, `[{"id":1},{"id":2}]`,
 				map[string]string{"RateLimit": `"shared";r=1;t=86400`})
-			errorsBefore := metric(t, metricsURL, "caddy_pgrest_rate_limit_store_errors_total")
+			errorsBefore := pgresttest.Metric(t, metricsURL, "caddy_pgrest_rate_limit_store_errors_total")
 
 			redis.Stop()
 			resetStatements(t)
@@ -47,7 +47,7 @@ func TestRedisStoppedMidRunFollowsTheFailureMode(t *testing.T) {
 			if got := itemReads(t); got != want {
 				t.Errorf("pg_stat_statements counts %d reads of rl.items with Redis down, want %d", got, want)
 			}
-			if got := metric(t, metricsURL, "caddy_pgrest_rate_limit_store_errors_total") - errorsBefore; got < 1 {
+			if got := pgresttest.Metric(t, metricsURL, "caddy_pgrest_rate_limit_store_errors_total") - errorsBefore; got < 1 {
 				t.Errorf("caddy_pgrest_rate_limit_store_errors_total rose by %v, want at least 1", got)
 			}
 			log, err := os.ReadFile(logFile)
