@@ -40,10 +40,13 @@ func NewMemory() *Memory {
 
 // Allow counts one request of key against q.
 func (m *Memory) Allow(_ context.Context, key string, q Quota) (Result, error) {
-	now := m.now().Sub(m.epoch)
 	s := &m.shards[maphash.String(m.seed, key)%uint64(len(m.shards))]
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	// The clock is read under the lock: read before it, a request that
+	// waited for the lock would be counted at a time before the last
+	// one's, owing more than the burst allows.
+	now := m.now().Sub(m.epoch)
 	if now >= s.sweepAt {
 		for k, st := range s.tat {
 			if st.tat <= now {

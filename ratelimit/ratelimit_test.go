@@ -290,3 +290,23 @@ func TestAQuotaThatChangesKeepsTheCountUsed(t *testing.T) {
 		t.Errorf("back under the slow quota: %+v, want refused for a day", res)
 	}
 }
+
+// A request is counted at the time it holds its key's lock, not at the
+// time it asked: a request that waited for the lock while another was
+// counted must not be counted before it, owing more than the burst. The
+// clock here reports whether the key's shard is locked when it is read.
+func TestMemoryReadsTheClockUnderTheLock(t *testing.T) {
+	m := NewMemory()
+	s := &m.shards[maphash.String(m.seed, "k")%uint64(len(m.shards))]
+	m.now = func() time.Time {
+		if s.mu.TryLock() {
+			s.mu.Unlock()
+			t.Error("the clock was read without the key's lock held")
+		}
+		return time.Now()
+	}
+	q := Quota{Rate: Rate{Count: 10, Period: time.Second}, Burst: 1}
+	if _, err := m.Allow(context.Background(), "k", q); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -22,7 +22,9 @@ type Redis struct {
 // key whose quota changes keeps the count it used. It reads Redis' own
 // clock, so the nodes' clocks need not agree. It returns allowed (0 or
 // 1), remaining, and retry_after and reset_after in seconds as strings (a
-// Lua number returned to Redis loses its fraction).
+// Lua number returned to Redis loses its fraction). A key expires a
+// second or more from now: the float's resolution (tens of nanoseconds)
+// makes a share of a very high rate zero, and EX refuses 0.
 var gcraScript = redis.NewScript(`
 redis.replicate_commands()
 local key = KEYS[1]
@@ -47,11 +49,11 @@ tat = math.min(tat, now + burst_offset)
 local new_tat = tat + interval
 local diff = now - (new_tat - burst_offset)
 if diff < 0 then
-  redis.call("SET", key, string.format("%.6f %.9f", tat, interval), "EX", math.ceil(tat - now))
+  redis.call("SET", key, string.format("%.6f %.9f", tat, interval), "EX", math.max(1, math.ceil(tat - now)))
   return {0, 0, tostring(-diff), tostring(tat - now)}
 end
 local reset_after = new_tat - now
-redis.call("SET", key, string.format("%.6f %.9f", new_tat, interval), "EX", math.ceil(reset_after))
+redis.call("SET", key, string.format("%.6f %.9f", new_tat, interval), "EX", math.max(1, math.ceil(reset_after)))
 return {1, math.floor(diff / interval), "-1", tostring(reset_after)}
 `)
 

@@ -52,3 +52,26 @@ func TestRedisStore(t *testing.T) {
 		t.Error("no error with Redis stopped")
 	}
 }
+
+// A rate so high that a request's share is below the resolution of
+// Redis' clock as the script reads it (a second's float since 2017) is
+// still counted: the key's expiry is at least a second, never the zero
+// Redis refuses.
+func TestRedisStoreAtAVeryHighRate(t *testing.T) {
+	srv := redistest.Start(t)
+	store, err := ratelimit.NewRedis(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	q := ratelimit.Quota{Rate: ratelimit.Rate{Count: 1_000_000_000, Period: time.Second}, Burst: 1_000_000}
+	for i := range 20 {
+		res, err := store.Allow(context.Background(), "k", q)
+		if err != nil {
+			t.Fatalf("request %d: %v", i, err)
+		}
+		if !res.Allowed {
+			t.Fatalf("request %d refused: %+v", i, res)
+		}
+	}
+}
