@@ -270,8 +270,10 @@ type options struct {
 	// client is where the HTTP variants' load comes from: "own" (a
 	// process of its own), "in" (this process) or "both" (client.go).
 	client string
-	// rateLimit adds the rate limit variants (ratelimit.go).
+	// rateLimit adds the rate limit variants (ratelimit.go), costGuard
+	// the cost guard's (costguard.go).
 	rateLimit bool
+	costGuard bool
 	// diagPool and diagGOGC add diagnostic variants (diag.go).
 	diagPool []int
 	diagGOGC int
@@ -329,6 +331,7 @@ func parseFlags(args []string) (options, error) {
 	pace := fs.String("pace", "1", "paced raw variants: multiples of pgrest's throughput in the cell, comma-separated (1 is raw@pgrest; empty: none)")
 	fs.StringVar(&opt.client, "client", "own", "where the HTTP load generator runs: own (a process of its own, as a real client), in (this process, with Caddy and pgrest) or both, side by side")
 	fs.BoolVar(&opt.rateLimit, "ratelimit", true, "pgrest with a rate limit too, counted in memory and in Redis (variants "+limitMemoryName+", "+limitRedisName+"; needs redis-server)")
+	fs.BoolVar(&opt.costGuard, "costguard", true, "pgrest with a db_max_cost no statement reaches too (variant "+guardName+")")
 	diagPool := fs.String("diag-pool", "", "diagnosis: pgrest at these db_pool sizes too, comma-separated (variants pgrest:poolN)")
 	diagCaddyRaw := fs.String("diag-caddy-raw", "", "diagnosis: caddy+raw changed in these ways too, comma-separated: pool (one connection per in-flight request), bg (context.Background), or both joined with + (variants caddy+raw:FLAGS)")
 	fs.BoolVar(&opt.diagCeilingPace, "diag-ceiling-pace", false, "diagnosis: H and D paced at pgrest's throughput too (variants route@pgrest, pipeline@pgrest), whose CPU per request shows whether the ceiling's costs add up at the same pace as caddy+raw@pgrest's")
@@ -445,6 +448,11 @@ func run(ctx context.Context, opt options) error {
 			variants = append(variants, v)
 			httpVariants = append(httpVariants, v)
 		}
+	}
+	if opt.costGuard {
+		v := &variant{name: guardName, newOp: env.opAt(env.diagURLs[guardName]), keepLatency: true}
+		variants = append(variants, v)
+		httpVariants = append(httpVariants, v)
 	}
 	for _, n := range opt.diagPool {
 		name := diagPoolName(n)
@@ -566,6 +574,8 @@ func run(ctx context.Context, opt options) error {
 	printLatency(variants, rows)
 	fmt.Println()
 	printRateLimits(variants, rows)
+	fmt.Println()
+	printCostGuard(variants, rows)
 	fmt.Println()
 	printCPU(variants, rows, env.dbWhyNot, opt.client)
 	fmt.Println()

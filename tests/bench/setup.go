@@ -530,6 +530,15 @@ func setUp(ctx context.Context, opt options) (*env, error) {
 			e.diagURLs[name] = url
 		}
 	}
+	if opt.costGuard {
+		var b bytes.Buffer
+		url, err := costGuardSite(&b, authDSN, opt.pool)
+		if err != nil {
+			return e, fmt.Errorf("the cost guard variant: %w", err)
+		}
+		diagSites += b.String()
+		e.diagURLs[guardName] = url
+	}
 	crSites, crURLs, err := caddyRawDiagSites(opt.diagCaddyRaw)
 	if err != nil {
 		return e, err
