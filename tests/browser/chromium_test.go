@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"html"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -108,10 +109,10 @@ func fileExists(path string) bool {
 	return err == nil && st.Mode().IsRegular()
 }
 
-// pageServer serves the test page and the client libraries on a loopback
+// pageServer serves the test pages and the client libraries on a loopback
 // port of its own: an origin other than pgrest's. It stops when the test
 // ends.
-func pageServer(t testing.TB) *httptest.Server {
+func pageServer(t testing.TB) *pages {
 	t.Helper()
 	clientAssets(t)
 	root := moduleRoot(t)
@@ -121,23 +122,16 @@ func pageServer(t testing.TB) *httptest.Server {
 		"/postgrest.mjs": {filepath.Join(root, postgrestModule), "text/javascript; charset=utf-8"},
 		"/supabase.js":   {filepath.Join(root, supabaseUMD), "text/javascript; charset=utf-8"},
 	}
-	// /hold answers once the page asks for /done (or after a minute): a
-	// page that keeps it pending keeps Chromium's virtual time from
-	// running ahead while it waits on a WebSocket, which virtual time
-	// does not wait for, and firing the clients' timeouts early.
-	done := make(chan struct{})
-	var doneOnce sync.Once
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/hold":
-			select {
-			case <-done:
-			case <-time.After(time.Minute):
-			case <-r.Context().Done():
+	p := &pages{reports: make(chan []byte, 64)}
+	p.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/report" && r.Method == http.MethodPost {
+			body, err := io.ReadAll(r.Body)
+			if err == nil {
+				select {
+				case p.reports <- body:
+				default: // nobody reads: the test has ended
+				}
 			}
-			return
-		case "/done":
-			doneOnce.Do(func() { close(done) })
 			return
 		}
 		f, ok := files[r.URL.Path]
@@ -153,8 +147,16 @@ func pageServer(t testing.TB) *httptest.Server {
 		w.Header().Set("Content-Type", f.contentType)
 		_, _ = w.Write(body)
 	}))
-	t.Cleanup(srv.Close)
-	return srv
+	t.Cleanup(p.Close)
+	return p
+}
+
+// pages is the test pages' server. A page that waits on a WebSocket
+// posts what it has to /report after each step, and {"done":true,...}
+// at its end, for visitReported.
+type pages struct {
+	*httptest.Server
+	reports chan []byte
 }
 
 // callResult is what one call of the page got: postgrest-js's response
@@ -213,6 +215,65 @@ func visitInto(t testing.TB, pageURL string, results any) {
 	}
 	if err := json.Unmarshal([]byte(html.UnescapeString(string(m[1]))), results); err != nil {
 		t.Fatalf("the page's results: %v\n%s", err, m[1])
+	}
+}
+
+// visitReported opens pageURL, a page of p that reports its results to
+// /report, in headless Chromium running in real time, and waits for the
+// report marked done. Unlike visitInto it does not dump the DOM under a
+// virtual time budget: virtual time does not wait for WebSockets, and a
+// page kept from running ahead with a pending fetch also keeps its
+// timers (the clients' heartbeats and retries) from firing at all.
+func visitReported(t testing.TB, p *pages, pageURL string, results any) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	args := []string{
+		"--headless", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+		"--no-default-browser-check", "--disable-extensions",
+		"--user-data-dir=" + t.TempDir(),
+		// Without a page to dump, headless Chromium runs until stopped.
+		"--remote-debugging-port=0",
+		pageURL,
+	}
+	if os.Geteuid() == 0 {
+		args = append([]string{"--no-sandbox"}, args...)
+	}
+	cmd := exec.CommandContext(ctx, chromium(t), args...)
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = io.Discard, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("chromium: %v", err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	defer func() { cancel(); <-exited }()
+	// The machine may be busy: starting Chromium alone can take seconds.
+	deadline := time.After(3 * time.Minute)
+	var last []byte
+	for {
+		select {
+		case body := <-p.reports:
+			last = body
+			var mark struct {
+				Done bool `json:"done"`
+			}
+			if err := json.Unmarshal(body, &mark); err != nil {
+				t.Fatalf("the page's report: %v\n%s", err, body)
+			}
+			if !mark.Done {
+				continue
+			}
+			if err := json.Unmarshal(body, results); err != nil {
+				t.Fatalf("the page's results: %v\n%s", err, body)
+			}
+			return
+		case err := <-exited:
+			exited <- err
+			t.Fatalf("chromium ended before the page was done (%v); its last report: %s\nchromium's log:\n%s", err, last, tail(stderr.String(), 30))
+		case <-deadline:
+			t.Fatalf("the page was not done in 3 minutes; its last report: %s\nchromium's log:\n%s", last, tail(stderr.String(), 30))
+		}
 	}
 }
 

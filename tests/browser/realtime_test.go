@@ -22,7 +22,7 @@ func TestBrowserRealtime(t *testing.T) {
 		"topic": {"browser-room"},
 	}
 	var got map[string]json.RawMessage
-	visitInto(t, page.URL+"/realtime.html?"+q.Encode(), &got)
+	visitReported(t, page, page.URL+"/realtime.html?"+q.Encode(), &got)
 	want := map[string]string{
 		"subscribeA": `{"status":"SUBSCRIBED","err":null}`,
 		"subscribeB": `{"status":"SUBSCRIBED","err":null}`,
