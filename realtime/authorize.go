@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/pgrest/caddy-pgrest/executor"
 	"github.com/pgrest/caddy-pgrest/executor/sqltext"
 )
 
@@ -78,12 +79,20 @@ func (srv *Server) authorizeWrite(ctx context.Context, topic, extension string, 
 }
 
 // inRolledBackTx runs fn in a transaction of a pool connection and rolls
-// it back, whatever fn did.
+// it back, whatever fn did. The connection is the REST API's and fn runs
+// as the channel's role, so it goes back with the executor's session
+// reset: a rollback undoes settings, SET ROLE and temporary tables, but
+// not an advisory lock or a sequence's currval a policy took.
 func (srv *Server) inRolledBackTx(ctx context.Context, fn func(pgx.Tx) error) error {
-	tx, err := srv.cfg.Pool.Begin(ctx)
+	conn, err := srv.cfg.Pool.Acquire(ctx)
 	if err != nil {
 		return err
 	}
-	defer func() { _ = tx.Rollback(context.Background()) }()
+	// The ROLLBACK goes with the reset, in one round trip.
+	defer executor.ReleaseReset(ctx, conn)
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		return err
+	}
 	return fn(tx)
 }
