@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -68,6 +69,25 @@ var sessionResetScript = strings.Join(sessionReset[:], "; ")
 func ReleaseReset(ctx context.Context, conn *pgxpool.Conn) {
 	cleanUpAfterFailure(ctx, conn.Conn().PgConn())
 	conn.Release()
+}
+
+// InRolledBackTx runs fn in a transaction of a connection of pool, rolls
+// it back whatever fn did, and gives the connection back with
+// ReleaseReset (the ROLLBACK goes with the reset, in one round trip): a
+// rollback undoes settings, SET ROLE and temporary tables, but not an
+// advisory lock or a sequence's currval that a policy, a function or a
+// type's input function called in it took.
+func InRolledBackTx(ctx context.Context, pool *pgxpool.Pool, fn func(pgx.Tx) error) error {
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer ReleaseReset(ctx, conn)
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	return fn(tx)
 }
 
 // immediateConstraints checks, before a transaction that did its work is
