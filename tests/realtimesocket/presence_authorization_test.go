@@ -85,3 +85,21 @@ func TestPrivatePresenceNeedsItsReadPermission(t *testing.T) {
 		}
 	}
 }
+
+// A refreshed token that loses the presence read permission closes the
+// channel, as one that loses the broadcast read permission does
+// (Supabase's check_read_permissions_revoked).
+func TestPrivatePresenceReadRevokedByARefreshedToken(t *testing.T) {
+	execSQL(t, presencePoliciesSQL)
+	s := pgresttest.StartWith(t, directives(), pgresttest.Options{})
+	const topic = "realtime:presence-auth-2"
+	c := dial(t, s, userToken(t, "p-reader"), "2.0.0")
+	ref := c.join(topic, config(false, false, "", true, true))
+	c.expect(topic, "presence_state")
+	c.send(ref, topic, "access_token", map[string]any{"access_token": userToken(t, "p-blind")})
+	sys := c.expect(topic, "system")
+	if sys.Payload["status"] != "error" || sys.Payload["message"] != "You no longer have permission to read from this Channel topic: presence-auth-2" {
+		t.Errorf("got %v", sys.Payload)
+	}
+	c.expect(topic, "phx_close")
+}
