@@ -55,9 +55,10 @@ func TestReleaseResetClosesWhatItCannotReset(t *testing.T) {
 		t.Fatal(err)
 	}
 	ReleaseReset(ctx, conn)
-	if n := pool.Stat().TotalConns(); n != 0 {
-		t.Errorf("the pool kept %d connections, want the one it could not reset closed", n)
-	}
+	// The pool destroys a closed connection in the background: the next
+	// acquisition waits for that (the pool holds one), then connects
+	// anew. Had the dead connection gone back, it would be handed out
+	// again (idle for less than a second, it is not pinged) and fail.
 	var newPID uint32
 	if err := pool.QueryRow(ctx, "select pg_backend_pid()").Scan(&newPID); err != nil || newPID == pid {
 		t.Errorf("the next acquisition: pid %d (was %d), %v", newPID, pid, err)
