@@ -29,11 +29,14 @@ const jwtSecret = "pgrest-write-tests-secret-long-enough-0123456789"
 
 // TestMain loads the database's settings (fixtures.DatabaseSettingsSQL:
 // constraint errors carry the failing row in their details, so timestamps
-// must print alike to compare them exactly), then testdata/*.sql in name
-// order, into a fresh database of a throwaway cluster and runs the tests.
+// must print alike to compare them exactly), the domains with data
+// representations (fixtures.RepresentationDomainsSQL), then testdata/*.sql
+// in name order, into a fresh database of a throwaway cluster and runs the
+// tests.
 func TestMain(m *testing.M) {
 	db := pgresttest.MustSetUp("pgrest_write",
 		pgresttest.SQL("the database's settings", fixtures.DatabaseSettingsSQL),
+		pgresttest.SQL("the representation domains", fixtures.RepresentationDomainsSQL),
 		pgresttest.Files("testdata/*.sql"))
 	superDSN, authDSN = db.SuperDSN, db.AuthenticatorDSN()
 	db.Run(m)
