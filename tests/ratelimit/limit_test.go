@@ -286,6 +286,47 @@ func TestAnInvalidRoleQuotaIsAStartupError(t *testing.T) {
 	}
 }
 
+// A quota claim that is malformed in any way (a nested path that is not
+// there, a claim of the wrong type, numbers past every bound) is the
+// limit's own quota: the request is counted and answered, never a 4xx or
+// 5xx of its own.
+func TestAMalformedQuotaClaimIsTheLimitsDefault(t *testing.T) {
+	s := pgresttest.StartWith(t, dirs(limit("nested", "key claim:$.sub", "rate 1/d", "burst 1000", "quota_claim $.plan.quota")),
+		pgresttest.Options{})
+	const def = `"nested";q=1;w=86400`
+	for i, plan := range []any{
+		nil,
+		"basic",
+		[]any{"10/s"},
+		map[string]any{},
+		map[string]any{"quota": nil},
+		map[string]any{"quota": true},
+		map[string]any{"quota": 1e300},
+		map[string]any{"quota": map[string]any{"rate": "10/s"}},
+		map[string]any{"quota": "99999999999999999999/s"},
+		map[string]any{"quota": "1000000001/s"},
+		map[string]any{"quota": "10/s burst 99999999999999999999"},
+		map[string]any{"quota": "10/s burst -1"},
+		map[string]any{"quota": "-10/s"},
+		map[string]any{"quota": strings.Repeat("9", 5000) + "/s"},
+	} {
+		claims := jwt.MapClaims{"role": fixtures.UserRole, "sub": fmt.Sprint("client-", i)}
+		if plan != nil {
+			claims["plan"] = plan
+		}
+		res := s.Get(t, "/items", pgresttest.Bearer(pgresttest.Token(t, jwtSecret, claims))...)
+		if res.Status != http.StatusOK || res.Header.Get("RateLimit-Policy") != def {
+			t.Errorf("plan %v: status %d, RateLimit-Policy %q, want 200 and %q: %.200s",
+				plan, res.Status, res.Header.Get("RateLimit-Policy"), def, res.Body)
+		}
+	}
+	// The path does work: a well-formed nested quota is taken.
+	claims := jwt.MapClaims{"role": fixtures.UserRole, "sub": "client-ok", "plan": map[string]any{"quota": "50/m"}}
+	if got := s.Get(t, "/items", pgresttest.Bearer(pgresttest.Token(t, jwtSecret, claims))...).Header.Get("RateLimit-Policy"); got != `"nested";q=50;w=60` {
+		t.Errorf("a well-formed nested quota: RateLimit-Policy %q", got)
+	}
+}
+
 // A role's limits are pgrest's configuration, not settings of its
 // sessions: a request as the role does not run with them (PostgREST
 // v16.2 passes set_config only the role settings its authenticator's
