@@ -215,11 +215,22 @@ func storeErrorReporter(logger *zap.Logger, failClosed bool) func(string, error)
 func limitRequest(w http.ResponseWriter, r *http.Request, rt *runtime, id jwtauth.Identity) bool {
 	kind, function := requestKind(r)
 	req := ratelimit.Request{Address: clientAddress(r), Role: id.Role, Claims: id.Claims, Kind: kind, Function: function}
-	var roleQuotas map[string]ratelimit.Quota
-	if cache := rt.executor.SchemaCache(); cache != nil {
-		roleQuotas = cache.RoleRateQuotas(id.Role)
+	if !rt.limiter.Counts(kind, function) {
+		return false
 	}
-	d := rt.limiter.Check(r.Context(), &req, roleQuotas)
+	// The roles' quotas come with the schema cache: before its first
+	// load the request waits for it as the executor would, rather than
+	// be counted under the limit's own rate.
+	cache := rt.executor.SchemaCache()
+	if cache == nil {
+		var aerr *apierr.Error
+		if cache, aerr = rt.executor.WaitSchemaCache(r.Context()); aerr != nil {
+			apierr.Write(w, r, aerr)
+			recordLimitedOutcome(r, id, executor.Outcome{Action: executor.ActionOf(r), Status: aerr.Status, Code: aerr.Code}, "")
+			return true
+		}
+	}
+	d := rt.limiter.Check(r.Context(), &req, cache.RoleRateQuotas(id.Role))
 	if d.Policy != "" {
 		w.Header()[ratelimit.HeaderPolicy] = []string{d.Policy}
 		w.Header()[ratelimit.HeaderState] = []string{d.State}

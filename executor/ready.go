@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	apierr "github.com/pgrest/caddy-pgrest/errors"
 	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
 
@@ -26,6 +27,17 @@ func (e *Executor) Ready(ctx context.Context) error {
 // until the first load.
 func (e *Executor) SchemaCache() *schemacache.Cache {
 	return e.source.cache.Load()
+}
+
+// WaitSchemaCache is the schema cache as a request's is found: while
+// there is none yet, it waits for the first load as the request path
+// does (up to db_pool_acquisition_timeout), and a wait in vain gives the
+// error the request path answers with (503 PGRST002, or the connection
+// error). Parts of the request that come before the executor and need
+// what the cache holds, such as the roles' rate limit quotas, use it so
+// that the first requests after start are treated as the later ones.
+func (e *Executor) WaitSchemaCache(ctx context.Context) (*schemacache.Cache, *apierr.Error) {
+	return e.schemaCache(ctx)
 }
 
 // Ready is Executor.Ready for the source's database and schemas.

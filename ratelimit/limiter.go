@@ -50,6 +50,18 @@ type Decision struct {
 	Policy, State string
 }
 
+// Counts says whether any limit counts a request of kind calling function
+// (empty when it calls none): only then do the role's quotas matter, so
+// a request no limit counts need not wait for them.
+func (l *Limiter) Counts(kind, function string) bool {
+	for _, lim := range l.limits {
+		if lim.applies(kind, function) {
+			return true
+		}
+	}
+	return false
+}
+
 // Check counts r against every limit that applies to it, in the order
 // of the configuration, and stops at the first that refuses it (the
 // limits before it have counted it: a refused request uses up a share of
