@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -289,15 +290,18 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	eff := &base
 	reached := true
 	if *h.DBConfig {
-		// PostgREST reads its in-database configuration before it serves.
-		// A database that cannot be reached now is not fatal: the listener
+		// PostgREST reads its in-database configuration before it serves,
+		// and one that is not valid stops it, naming the setting (on a
+		// reload the configuration in force stays: reloadConfig). A
+		// database that cannot be reached now is not fatal: the listener
 		// reads the configuration again once it connects.
-		if eff, err = h.live.effective(); err != nil {
+		var unread *dbConfigReadError
+		if eff, err = h.live.effective(); errors.As(err, &unread) {
 			h.logger.Warn("starting with the Caddyfile's configuration only", zap.Error(err))
 			eff, reached, err = &base, false, nil
 		}
 	}
-	if reached {
+	if reached && err == nil {
 		// Not again when the configuration could not be read: a database
 		// that is down would hold the start up twice.
 		err = h.live.checkRoleSettings()

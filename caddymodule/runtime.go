@@ -238,13 +238,15 @@ func (l *liveConfig) reloadConfig() {
 	l.logger.Info("configuration reloaded", zap.Strings("schemas", eff.DBSchemas))
 }
 
-// effective reads the in-database settings and lays them over base.
+// effective reads the in-database settings and lays them over base. A
+// database that could not be read is a *dbConfigReadError, told apart
+// from settings that are not valid.
 func (l *liveConfig) effective() (*Handler, error) {
 	ctx, cancel := context.WithTimeout(l.ctx, time.Duration(l.base.DBPoolAcquisitionTimeout))
 	defer cancel()
 	settings, err := executor.ReadDBConfig(ctx, l.pool.Pool, l.base.DBPreConfig, dbConfigNames())
 	if err != nil {
-		return nil, fmt.Errorf("reading the in-database configuration: %w", err)
+		return nil, &dbConfigReadError{err: err}
 	}
 	eff, err := l.base.withDBSettings(settings)
 	if err != nil {
@@ -252,6 +254,16 @@ func (l *liveConfig) effective() (*Handler, error) {
 	}
 	return eff, nil
 }
+
+// dbConfigReadError is an in-database configuration that could not be
+// read: at start, unlike one that is not valid, it is no reason to stop.
+type dbConfigReadError struct{ err error }
+
+func (e *dbConfigReadError) Error() string {
+	return "reading the in-database configuration: " + e.err.Error()
+}
+
+func (e *dbConfigReadError) Unwrap() error { return e.err }
 
 // checkRoleSettings checks pgrest's limits among the role settings
 // (pgrst.db_max_cost, pgrst.rate_limit.<name>) before anything is served:

@@ -98,6 +98,16 @@ func TestInDatabaseConfiguration(t *testing.T) {
 		})
 	})
 
+	// PostgREST v16.2 dies at start on an in-database configuration that
+	// is not valid (readInDbConfig's startingUp panics) and keeps the one
+	// in force on a reload (the subtest above).
+	t.Run("a configuration that is not valid at start stops pgrest naming the setting", func(t *testing.T) {
+		resetAuthenticatorSettings(t)
+		sql(t, `alter role authenticator set pgrst.db_max_rows = 'lots'`)
+		t.Cleanup(func() { resetAuthenticatorSettings(t) })
+		pgresttest.ExpectRefusedStart(t, defaultDirectives(), "pgrst.db_max_rows = 'lots'", "pgrst.db_max_rows", "lots")
+	})
+
 	t.Run("SIGUSR2 re-reads it, as it does for PostgREST", func(t *testing.T) {
 		resetAuthenticatorSettings(t)
 		s := startServer(t) // db_config is on: pgrest handles SIGUSR2
