@@ -13,6 +13,7 @@ import (
 
 	"github.com/pgrest/caddy-pgrest/executor"
 	"github.com/pgrest/caddy-pgrest/executor/openapi"
+	"github.com/pgrest/caddy-pgrest/executor/replicas"
 	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/ratelimit"
 	"github.com/pgrest/caddy-pgrest/realtime"
@@ -242,10 +243,10 @@ var params = []param{
 		},
 		doc: "connection strings of read replicas, for the authenticator, separated by spaces; reads run on them (see Read replicas)"},
 	{name: "db_replica_max_lag", kind: kindDuration, pgrest: true,
-		def: caddy.Duration(executor.DefaultReplicaMaxLag), defElsewhere: true,
+		def: caddy.Duration(replicas.DefaultMaxLag), defElsewhere: true,
 		doc: "a replica further behind the primary serves no reads"},
 	{name: "db_replica_check_interval", kind: kindDuration, pgrest: true,
-		def: caddy.Duration(executor.DefaultReplicaCheckInterval), defElsewhere: true,
+		def: caddy.Duration(replicas.DefaultCheckInterval), defElsewhere: true,
 		doc: "how often each replica's health and lag are checked"},
 	{name: "rate_limit", kind: kindRateLimit, pgrest: true, defDoc: "none",
 		check: func(h *Handler) error {

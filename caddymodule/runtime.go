@@ -12,6 +12,8 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/pgrest/caddy-pgrest/executor"
+	"github.com/pgrest/caddy-pgrest/executor/dbconfig"
+	"github.com/pgrest/caddy-pgrest/executor/replicas"
 	"github.com/pgrest/caddy-pgrest/jwtauth"
 )
 
@@ -59,7 +61,7 @@ type liveConfig struct {
 	authenticator       string
 	pool                *sharedPool
 	poolKey             poolKey
-	replicas            *executor.ReplicaSet
+	replicas            *replicas.Set
 	logger              *zap.Logger
 	ctx                 context.Context
 
@@ -240,7 +242,7 @@ func (l *liveConfig) reloadConfig() {
 func (l *liveConfig) effective() (*Handler, error) {
 	ctx, cancel := context.WithTimeout(l.ctx, time.Duration(l.base.DBPoolAcquisitionTimeout))
 	defer cancel()
-	settings, err := executor.ReadDBConfig(ctx, l.pool.Pool, l.base.DBPreConfig, dbConfigNames())
+	settings, err := dbconfig.Read(ctx, l.pool.Pool, l.base.DBPreConfig, dbConfigNames())
 	if err != nil {
 		return nil, fmt.Errorf("reading the in-database configuration: %w", err)
 	}

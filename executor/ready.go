@@ -4,16 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-
+	"github.com/pgrest/caddy-pgrest/executor/dbpool"
 	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
-
-// readyPingTimeout bounds the database check of a readiness probe; probes
-// (a load balancer's, Kubernetes') time out after a second or a few.
-const readyPingTimeout = 2 * time.Second
 
 // Ready reports whether requests can be served, with PostgREST's meaning of
 // /ready: the schema cache is loaded and the database answers. It returns
@@ -36,26 +30,5 @@ func (s *SchemaSource) Ready(ctx context.Context) error {
 		}
 		return errors.New("the schema cache is not loaded yet")
 	}
-	return pingDatabase(ctx, s.pool)
-}
-
-// pingDatabase checks the database answers on a pool connection. A pool
-// whose every connection is busy is a database that answers requests, not
-// one that is down: a probe must not take a loaded node out of service.
-func pingDatabase(ctx context.Context, pool *pgxpool.Pool) error {
-	ctx, cancel := context.WithTimeout(ctx, readyPingTimeout)
-	defer cancel()
-	conn, err := pool.Acquire(ctx)
-	if err != nil {
-		st := pool.Stat()
-		if errors.Is(err, context.DeadlineExceeded) && st.AcquiredConns() >= st.MaxConns() {
-			return nil
-		}
-		return fmt.Errorf("the database does not answer: %w", err)
-	}
-	defer conn.Release()
-	if err := conn.Ping(ctx); err != nil {
-		return fmt.Errorf("the database does not answer: %w", err)
-	}
-	return nil
+	return dbpool.Ping(ctx, s.pool)
 }

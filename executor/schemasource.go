@@ -13,6 +13,7 @@ import (
 	"go.uber.org/zap"
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
+	"github.com/pgrest/caddy-pgrest/executor/dbpool"
 	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
 
@@ -293,7 +294,7 @@ func cacheFailure(err error) *apierr.Error {
 	}
 	var connErr *pgconn.ConnectError
 	if errors.As(err, &connErr) {
-		return apierr.ConnectionError(connectionCause(err))
+		return apierr.ConnectionError(dbpool.ConnectionCause(err))
 	}
 	return apierr.NoSchemaCache()
 }
