@@ -23,6 +23,7 @@ import (
 	"github.com/pgrest/caddy-pgrest/executor"
 	"github.com/pgrest/caddy-pgrest/executor/dbpool"
 	"github.com/pgrest/caddy-pgrest/executor/replicas"
+	"github.com/pgrest/caddy-pgrest/executor/schemasource"
 	"github.com/pgrest/caddy-pgrest/realtime"
 )
 
@@ -346,13 +347,13 @@ func takeSource(pool *sharedPool, key poolKey, dbURI string, schemas []string, a
 		// config with a new pool for the same database and schemas starts
 		// with the cache of the old one, still running until the new
 		// config is in place.
-		src := executor.NewSchemaSource(pool.Pool, schemas, acquireTimeout, logger)
+		src := schemasource.New(pool.Pool, schemas, acquireTimeout, logger)
 		src.SetObserver(metricsObserver{})
 		if seed != nil {
-			src.Seed(seed.SchemaSource)
+			src.Seed(seed.Source)
 		}
 		src.Start(context.Background())
-		return &sharedSource{SchemaSource: src, content: content}, nil
+		return &sharedSource{Source: src, content: content}, nil
 	})
 	if err != nil {
 		return nil, skey, false, fmt.Errorf("creating the schema cache: %w", err)
@@ -651,14 +652,14 @@ func sourceWithContent(content contentKey) *sharedSource {
 
 // sharedSource is a schema source as the usage pool holds it.
 type sharedSource struct {
-	*executor.SchemaSource
+	*schemasource.Source
 	content contentKey
 	closed  atomic.Bool
 }
 
 // Destruct stops the loader once the last handler using it is gone.
 func (s *sharedSource) Destruct() error {
-	s.SchemaSource.Close()
+	s.Source.Close()
 	s.closed.Store(true)
 	return nil
 }

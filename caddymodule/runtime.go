@@ -167,7 +167,7 @@ func (l *liveConfig) build(eff *Handler) (*runtime, error) {
 	if *l.base.DBConfig {
 		cfg.OnReloadConfig = l.reloadConfig
 	}
-	exec, err := executor.NewShared(l.pool.Pool, src.SchemaSource, cfg, l.logger)
+	exec, err := executor.NewShared(l.pool.Pool, src.Source, cfg, l.logger)
 	if err != nil {
 		_, _ = sources.Delete(skey)
 		releaseKeys()

@@ -2,10 +2,7 @@ package executor
 
 import (
 	"context"
-	"errors"
-	"fmt"
 
-	"github.com/pgrest/caddy-pgrest/executor/dbpool"
 	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
 
@@ -19,16 +16,5 @@ func (e *Executor) Ready(ctx context.Context) error {
 // SchemaCache is the schema cache requests are planned against now; nil
 // until the first load.
 func (e *Executor) SchemaCache() *schemacache.Cache {
-	return e.source.cache.Load()
-}
-
-// Ready is Executor.Ready for the source's database and schemas.
-func (s *SchemaSource) Ready(ctx context.Context) error {
-	if s.cache.Load() == nil {
-		if msg := s.loadErr.Load(); msg != nil {
-			return fmt.Errorf("the schema cache is not loaded: %s", *msg)
-		}
-		return errors.New("the schema cache is not loaded yet")
-	}
-	return dbpool.Ping(ctx, s.pool)
+	return e.source.Cache()
 }
