@@ -86,6 +86,18 @@ func expectNoChange(t *testing.T, c *client) {
 	}
 }
 
+// subscribeTodos opens a socket of tok on s and joins topic for the
+// inserts of api.rt_todos, up to "Subscribed to PostgreSQL".
+func subscribeTodos(t *testing.T, s *pgresttest.Server, tok, vsn, topic string) *client {
+	t.Helper()
+	c := dial(t, s, tok, vsn)
+	c.join(topic, changesConfig(resumeSpec))
+	if sys := c.expect(topic, "system"); sys.Payload["status"] != "ok" {
+		t.Fatalf("join %s: %v", topic, sys.Payload)
+	}
+	return c
+}
+
 // clearResumePoints forgets what earlier tests left.
 func clearResumePoints(t *testing.T) {
 	t.Helper()
@@ -102,17 +114,13 @@ func TestResumeAfterDrop(t *testing.T) {
 	s := pgresttest.StartWith(t, directives("realtime_publication pgrest_realtime", "realtime_node_name resume_test"), pgresttest.Options{})
 	const topic = "realtime:todos-resume"
 	tok := userToken(t, "r1")
-	c := dial(t, s, tok, "2.0.0")
-	c.join(topic, changesConfig(resumeSpec))
-	c.expect(topic, "system")
+	c := subscribeTodos(t, s, tok, "2.0.0", topic)
 	insertTitles(t, "r1", "before-1", "before-2")
 	expectTitles(t, c, topic, "before-1", "before-2")
 
 	// Another user on the same topic with the same config: it must not
 	// take r1's resume point.
-	o := dial(t, s, userToken(t, "r2"), "2.0.0")
-	o.join(topic, changesConfig(resumeSpec))
-	o.expect(topic, "system")
+	o := subscribeTodos(t, s, userToken(t, "r2"), "2.0.0", topic)
 
 	dropAndWait(t, c, 1)
 	insertTitles(t, "r1", "missed-1", "missed-2", "missed-3")
@@ -123,15 +131,9 @@ func TestResumeAfterDrop(t *testing.T) {
 	// r2 rejoins on a new socket: its own resume point, none of r1's
 	// rows (row-level security would hide them anyway: r2 owns the row
 	// it gets next, and gets nothing before it).
-	o2 := dial(t, s, userToken(t, "r2"), "2.0.0")
-	o2.join(topic, changesConfig(resumeSpec))
-	o2.expect(topic, "system")
+	o2 := subscribeTodos(t, s, userToken(t, "r2"), "2.0.0", topic)
 
-	c2 := dial(t, s, tok, "2.0.0")
-	c2.join(topic, changesConfig(resumeSpec))
-	if sys := c2.expect(topic, "system"); sys.Payload["status"] != "ok" {
-		t.Fatalf("rejoin: %v", sys.Payload)
-	}
+	c2 := subscribeTodos(t, s, tok, "2.0.0", topic)
 	expectTitles(t, c2, topic, "missed-1", "missed-2", "missed-3")
 	insertTitles(t, "r1", "live-1")
 	expectTitles(t, c2, topic, "live-1")
@@ -143,9 +145,7 @@ func TestResumeAfterDrop(t *testing.T) {
 
 	// A third socket of r1, joining fresh after the point was taken,
 	// gets only live changes.
-	c3 := dial(t, s, tok, "2.0.0")
-	c3.join(topic, changesConfig(resumeSpec))
-	c3.expect(topic, "system")
+	c3 := subscribeTodos(t, s, tok, "2.0.0", topic)
 	insertTitles(t, "r1", "live-2")
 	expectTitles(t, c3, topic, "live-2")
 	expectTitles(t, c2, topic, "live-2")
@@ -163,18 +163,14 @@ func TestResumeAfterLeave(t *testing.T) {
 	c.expect(topic, "system")
 	// A watcher on another topic: once it has the row, so has the feed
 	// (the rejoin would otherwise get it live, as any join would).
-	w := dial(t, s, tok, "2.0.0")
-	w.join("realtime:todos-resume-watch", changesConfig(resumeSpec))
-	w.expect("realtime:todos-resume-watch", "system")
+	w := subscribeTodos(t, s, tok, "2.0.0", "realtime:todos-resume-watch")
 	leave := c.send(ref, topic, "phx_leave", map[string]any{})
 	c.expectReply(leave)
 	_ = c.conn.CloseNow()
 	insertTitles(t, "r3", "after-leave")
 	expectTitles(t, w, "realtime:todos-resume-watch", "after-leave")
 
-	c2 := dial(t, s, tok, "2.0.0")
-	c2.join(topic, changesConfig(resumeSpec))
-	c2.expect(topic, "system")
+	c2 := subscribeTodos(t, s, tok, "2.0.0", topic)
 	insertTitles(t, "r3", "live")
 	expectTitles(t, c2, topic, "live")
 }
@@ -187,12 +183,8 @@ func TestResumeWindowExpires(t *testing.T) {
 		"realtime_resume_window 1s"), pgresttest.Options{})
 	const topic = "realtime:todos-resume-expiry"
 	tok := userToken(t, "r4")
-	c := dial(t, s, tok, "2.0.0")
-	c.join(topic, changesConfig(resumeSpec))
-	c.expect(topic, "system")
-	w := dial(t, s, tok, "2.0.0")
-	w.join("realtime:todos-expiry-watch", changesConfig(resumeSpec))
-	w.expect("realtime:todos-expiry-watch", "system")
+	c := subscribeTodos(t, s, tok, "2.0.0", topic)
+	w := subscribeTodos(t, s, tok, "2.0.0", "realtime:todos-expiry-watch")
 	dropAndWait(t, c, 1)
 	insertTitles(t, "r4", "expired")
 	expectTitles(t, w, "realtime:todos-expiry-watch", "expired")
@@ -200,9 +192,7 @@ func TestResumeWindowExpires(t *testing.T) {
 	// node's copy of the change.
 	time.Sleep(3 * time.Second)
 
-	c2 := dial(t, s, tok, "2.0.0")
-	c2.join(topic, changesConfig(resumeSpec))
-	c2.expect(topic, "system")
+	c2 := subscribeTodos(t, s, tok, "2.0.0", topic)
 	insertTitles(t, "r4", "live")
 	expectTitles(t, c2, topic, "live")
 }
@@ -222,20 +212,14 @@ func TestResumeOnAnotherNode(t *testing.T) {
 	n2 := &pgresttest.Server{URL: fmt.Sprintf("http://127.0.0.1:%d", port)}
 	const topic = "realtime:todos-resume-nodes"
 	tok := userToken(t, "r5")
-	c := dial(t, n1, tok, "2.0.0")
-	c.join(topic, changesConfig(resumeSpec))
-	c.expect(topic, "system")
+	c := subscribeTodos(t, n1, tok, "2.0.0", topic)
 	insertTitles(t, "r5", "seen-on-1")
 	expectTitles(t, c, topic, "seen-on-1")
 
 	dropAndWait(t, c, 1)
 	insertTitles(t, "r5", "missed-1", "missed-2")
 
-	c2 := dial(t, n2, tok, "1.0.0")
-	c2.join(topic, changesConfig(resumeSpec))
-	if sys := c2.expect(topic, "system"); sys.Payload["status"] != "ok" {
-		t.Fatalf("rejoin: %v", sys.Payload)
-	}
+	c2 := subscribeTodos(t, n2, tok, "1.0.0", topic)
 	expectTitles(t, c2, topic, "missed-1", "missed-2")
 	insertTitles(t, "r5", "live-on-2")
 	expectTitles(t, c2, topic, "live-on-2")
