@@ -5,9 +5,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	"go.uber.org/zap"
 )
 
@@ -100,7 +102,7 @@ func (srv *Server) remember(s *socket, rs []*resumable) {
 			_, err := srv.cfg.Pool.Exec(ctx, resumeSaveSQL, r.key, lsnText(pos.LSN), int64(pos.Seq),
 				srv.cfg.ResumeWindow.Milliseconds())
 			if err != nil {
-				srv.log.Warn("realtime: storing a resume point failed; a rejoin gets only new changes", zap.Error(err))
+				srv.resumeFailed("storing a resume point failed; a rejoin gets only new changes", err)
 				return
 			}
 		}
@@ -125,7 +127,7 @@ func (srv *Server) takeResume(ctx context.Context, key string) ChangePosition {
 	}
 	rows, err := srv.cfg.Pool.Query(ctx, resumeTakeSQL, key)
 	if err != nil {
-		srv.log.Warn("realtime: reading a resume point failed; the join gets only new changes", zap.Error(err))
+		srv.resumeFailed("reading a resume point failed; the join gets only new changes", err)
 		return ChangePosition{}
 	}
 	defer rows.Close()
@@ -138,10 +140,25 @@ func (srv *Server) takeResume(ctx context.Context, key string) ChangePosition {
 		pos = ChangePosition{LSN: uint64(lsn), Seq: uint32(seq)}
 	}
 	if err := rows.Err(); err != nil {
-		srv.log.Warn("realtime: reading a resume point failed; the join gets only new changes", zap.Error(err))
+		srv.resumeFailed("reading a resume point failed; the join gets only new changes", err)
 		return ChangePosition{}
 	}
 	return pos
+}
+
+// resumeFailed logs a failure to store or read a resume point. A
+// database without realtime.sql's resume functions (or without the
+// grant) is said once, not at every join: resuming is then off.
+func (srv *Server) resumeFailed(what string, err error) {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && (pgErr.Code == "42883" || pgErr.Code == "3F000" || pgErr.Code == "42501") {
+		srv.resumeMissing.Do(func() {
+			srv.log.Warn("realtime: resuming changes after a dropped socket is off: install realtime/realtime.sql "+
+				"and grant realtime.resume_save and realtime.resume_take to the authenticator", zap.Error(err))
+		})
+		return
+	}
+	srv.log.Warn("realtime: "+what, zap.Error(err))
 }
 
 // lsnText is an LSN as pg_lsn reads it.

@@ -86,6 +86,8 @@ type Server struct {
 	resumeMu sync.Mutex
 	saving   map[string]chan struct{}
 	saves    sync.WaitGroup
+	// resumeMissing logs once that the resume functions are missing.
+	resumeMissing sync.Once
 }
 
 // New makes a Server and starts its bus.
