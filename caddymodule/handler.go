@@ -397,12 +397,24 @@ func checkNoCatalogSchema(schemas []string) error {
 // checkNames refuses empty and repeated names in a list of schemas or
 // roles.
 func checkNames(field string, names []string) error {
+	if err := noBlankItem(field, "name", names); err != nil {
+		return err
+	}
 	for i, n := range names {
-		if strings.TrimSpace(n) == "" {
-			return fmt.Errorf("%s: name %d is empty", field, i+1)
-		}
 		if slices.Contains(names[:i], n) {
 			return fmt.Errorf("%s: %q is listed twice", field, n)
+		}
+	}
+	return nil
+}
+
+// noBlankItem refuses a list setting with an empty or blank item, naming
+// the setting and the item by its place ("db_replicas: connection string
+// 2 is empty"): a stray separator would otherwise pass as a value.
+func noBlankItem(setting, item string, items []string) error {
+	for i, s := range items {
+		if strings.TrimSpace(s) == "" {
+			return fmt.Errorf("%s: %s %d is empty", setting, item, i+1)
 		}
 	}
 	return nil

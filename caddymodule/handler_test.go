@@ -106,6 +106,8 @@ func TestValidate(t *testing.T) {
 		{"db_extra_search_path refuses an empty name", func(h *Handler) { h.DBExtraSearchPath = []string{""} }, "db_extra_search_path: name 1 is empty"},
 		{"db_extra_search_path may be empty", func(h *Handler) { h.DBExtraSearchPath = []string{} }, ""},
 		{"db_plan_analyze_roles refuses an empty name", func(h *Handler) { h.DBPlanAnalyzeRoles = []string{"admin", " "} }, "db_plan_analyze_roles: name 2 is empty"},
+		{"db_hoisted_tx_settings refuses an empty name", func(h *Handler) { h.DBHoistedTxSettings = []string{"work_mem", ""} }, "db_hoisted_tx_settings: name 2 is empty"},
+		{"db_replicas refuses an empty connection string", func(h *Handler) { h.DBReplicas = []string{" "} }, "db_replicas: connection string 1 is empty"},
 		{"db_plan_analyze_roles refuses a repeated name", func(h *Handler) { h.DBPlanAnalyzeRoles = []string{"admin", "admin"} }, `db_plan_analyze_roles: "admin" is listed twice`},
 		{"db_anon_role refuses none, which runs as the authenticator", func(h *Handler) { h.DBAnonRole = "none" }, `db_anon_role: "none" would run anonymous requests as the authenticator`},
 		{"db_anon_role accepts NONE, a role of that name", func(h *Handler) { h.DBAnonRole = "NONE" }, ""},

@@ -193,15 +193,8 @@ var params = []param{
 		doc: "a function answering `GET /`"},
 	{name: "db_hoisted_tx_settings", kind: kindList, empty: emptyIsNoneInCaddyfile, db: true,
 		def: executor.DefaultHoistedTxSettings, defElsewhere: true,
-		check: func(h *Handler) error {
-			for i, s := range h.DBHoistedTxSettings {
-				if strings.TrimSpace(s) == "" {
-					return fmt.Errorf("db_hoisted_tx_settings: name %d is empty", i+1)
-				}
-			}
-			return nil
-		},
-		doc: "the settings of a function's `SET` clauses set for the whole transaction of its call; `\"\"` for none"},
+		check: func(h *Handler) error { return noBlankItem("db_hoisted_tx_settings", "name", h.DBHoistedTxSettings) },
+		doc:   "the settings of a function's `SET` clauses set for the whole transaction of its call; `\"\"` for none"},
 	{name: "db_pool_max_lifetime", kind: kindDuration, def: caddy.Duration(1800 * time.Second),
 		doc: "how long a pool connection lives before it is replaced"},
 	{name: "db_pool_max_idletime", aliases: []string{"db_pool_timeout"}, kind: kindDuration, def: caddy.Duration(30 * time.Second),
@@ -232,15 +225,8 @@ var params = []param{
 
 	// ReplicaSettings
 	{name: "db_replicas", kind: kindURIs, secret: secretConnString, atFile: true, pgrest: true, defDoc: "none",
-		check: func(h *Handler) error {
-			for i, uri := range h.DBReplicas {
-				if strings.TrimSpace(uri) == "" {
-					return fmt.Errorf("db_replicas: connection string %d is empty", i+1)
-				}
-			}
-			return nil
-		},
-		doc: "connection strings of read replicas, for the authenticator, separated by spaces; reads run on them (see Read replicas)"},
+		check: func(h *Handler) error { return noBlankItem("db_replicas", "connection string", h.DBReplicas) },
+		doc:   "connection strings of read replicas, for the authenticator, separated by spaces; reads run on them (see Read replicas)"},
 	{name: "db_replica_max_lag", kind: kindDuration, pgrest: true,
 		def: caddy.Duration(executor.DefaultReplicaMaxLag), defElsewhere: true,
 		doc: "a replica further behind the primary serves no reads"},

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
@@ -16,24 +15,6 @@ import (
 // Authentication items 10 to 13: tokens made in the database or by an
 // identity provider, the secret as a database setting, the login pattern
 // and web sessions.
-
-// authLogin posts to /rpc/login and returns the token of a 200 answer.
-func authLogin(t testing.TB, s *server, email, pass string) string {
-	t.Helper()
-	res := s.do(t, http.MethodPost, "/rpc/login", authJSONText(t, map[string]string{"email": email, "pass": pass}))
-	if res.Status != 200 {
-		t.Fatalf("login of %s: status %d, want 200; body %s", email, res.Status, res.Body)
-	}
-	var out map[string]any
-	if err := json.Unmarshal(res.Body, &out); err != nil || len(out) != 1 {
-		t.Fatalf("login of %s: body %s, want {\"token\": ...}", email, res.Body)
-	}
-	tok, ok := out["token"].(string)
-	if !ok || tok == "" {
-		t.Fatalf("login of %s: body %s has no token", email, res.Body)
-	}
-	return tok
-}
 
 // authExpectLifetime checks that a token expires about d from now.
 func authExpectLifetime(t testing.TB, tok string, d time.Duration) {
@@ -165,7 +146,7 @@ func TestAuthItem11SecretIsADatabaseSettingNotWrittenInFunctions(t *testing.T) {
 		authExpectLifetime(t, tok, 5*time.Minute)
 	})
 	t.Run("the login function's token lives one hour", func(t *testing.T) {
-		authExpectLifetime(t, authLogin(t, s, "alice@example.com", "alice-password"), time.Hour)
+		authExpectLifetime(t, s.LoginToken(t, "alice@example.com", "alice-password"), time.Hour)
 	})
 }
 
@@ -180,7 +161,7 @@ func TestAuthItem12LoginPattern(t *testing.T) {
 			{"alice@example.com", "alice-password", []int{1, 2}},
 			{"bob@example.com", "bob-password", []int{3}},
 		} {
-			tok := authLogin(t, s, tc.email, tc.pass)
+			tok := s.LoginToken(t, tc.email, tc.pass)
 			authVerifyHS256(t, tok)
 			claims := authClaimsOf(t, tok)
 			if claims["role"] != "webuser" || claims["email"] != tc.email {
@@ -203,7 +184,7 @@ func TestAuthItem12LoginPattern(t *testing.T) {
 		{"another user's password", "alice@example.com", "bob-password"},
 	} {
 		t.Run(tc.name+" is refused with 403 28P01 invalid user or password", func(t *testing.T) {
-			res := s.do(t, http.MethodPost, "/rpc/login", authJSONText(t, map[string]string{"email": tc.email, "pass": tc.pass}))
+			res := &response{s.Login(t, tc.email, tc.pass)}
 			authExpectMessage(t, res.expectError(t, 403, "28P01"), "invalid user or password")
 		})
 	}

@@ -10,8 +10,12 @@ import (
 )
 
 // The test database, shared by every test of this package: superDSN
-// connects as a superuser, authDSN as the authenticator.
-var superDSN, authDSN string
+// connects as a superuser, authDSN as the authenticator. e2eDB is it with
+// its cluster, where specDatabase makes PostgREST's fixture.
+var (
+	superDSN, authDSN string
+	e2eDB             *pgresttest.DB
+)
 
 const (
 	authenticatorPassword = "authenticator-password"
@@ -29,7 +33,7 @@ func TestMain(m *testing.M) {
 		pgresttest.Files("testdata/00_*.sql"),
 		pgresttest.FileSection("../../demo/schema.sql", "-- Users and login", "-- Sample data"),
 		pgresttest.Files("testdata/[1-9]*.sql"))
-	superDSN, authDSN = db.SuperDSN, db.AuthenticatorDSN()
+	superDSN, authDSN, e2eDB = db.SuperDSN, db.AuthenticatorDSN(), db
 	db.Run(m)
 }
 

@@ -10,12 +10,21 @@ import (
 
 // openapi_version 3.1: the same description as 2.0, in OpenAPI 3.1's
 // shape, accepted by the same real validator (tests/openapi) as an
-// OpenAPI 3.1 document.
+// OpenAPI 3.1 document: of the schema oa, and of PostgREST's fixture,
+// whose tables and functions have a column or argument of every type
+// PostgREST's OpenApiSpec describes.
 func TestOpenAPI31HasTheContentOf20(t *testing.T) {
-	s20 := oaServer(t, "openapi_mode ignore-privileges")
-	v2 := oaDoc(t, s20)
-	s31 := oaServer(t, "openapi_mode ignore-privileges", "openapi_version 3.1")
-	v3 := oaDoc(t, s31)
+	t.Run("oa", func(t *testing.T) { expect31HasTheContentOf20(t, oaServer, "oa") })
+	t.Run("PostgREST's fixture", func(t *testing.T) { expect31HasTheContentOf20(t, startSpecServer, "test") })
+}
+
+// expect31HasTheContentOf20 compares the descriptions of schema, 2.0 and
+// 3.1, of servers that start serves.
+func expect31HasTheContentOf20(t *testing.T, start func(*testing.T, ...string) *server, schema string) {
+	s20 := start(t, "openapi_mode ignore-privileges")
+	v2 := describe(t, s20, schema)
+	s31 := start(t, "openapi_mode ignore-privileges", "openapi_version 3.1")
+	v3 := describe(t, s31, schema)
 
 	if v3["openapi"] != "3.1.0" || v3["swagger"] != nil {
 		t.Fatalf("openapi = %v, swagger = %v; want 3.1.0 and none", v3["openapi"], v3["swagger"])
@@ -34,7 +43,7 @@ func TestOpenAPI31HasTheContentOf20(t *testing.T) {
 		}
 	}
 	// No reference is left pointing at 2.0's sections.
-	raw := s31.get(t, "/", "Accept-Profile", "oa").Body
+	raw := s31.get(t, "/", "Accept-Profile", schema).Body
 	for _, old := range []string{`"#/definitions/`, `"#/parameters/`, `"in":"body"`, `"swagger"`} {
 		if bytes.Contains(raw, []byte(old)) {
 			t.Errorf("the 3.1 document still has %s", old)
@@ -52,7 +61,7 @@ func TestOpenAPI31HasTheContentOf20(t *testing.T) {
 			t.Errorf("POST %s has no requestBody", path)
 		}
 	}
-	if res := s31.get(t, "/", "Accept-Profile", "oa"); res.Status != http.StatusOK {
+	if res := s31.get(t, "/", "Accept-Profile", schema); res.Status != http.StatusOK {
 		t.Errorf("GET / = %d", res.Status)
 	}
 }

@@ -21,7 +21,8 @@ import (
 // The API root: GET / describes the exposed schema as OpenAPI 2.0, per
 // openapi_mode, at openapi_server_proxy_uri. The fixtures are the schema
 // oa of testdata/30_openapi.sql, exposed beside api and chosen with
-// Accept-Profile. Every document served here is also checked with a real
+// Accept-Profile, and, for the cases of PostgREST's spec, PostgREST's own
+// fixture (spec_fixture_test.go). Every document served here is also checked with a real
 // Swagger 2.0 validator (tests/openapi).
 
 // oaServer serves api and oa with extra directives.
@@ -34,9 +35,17 @@ func oaServer(t *testing.T, lines ...string) *server {
 // the document.
 func oaDoc(t *testing.T, s *server, headers ...string) map[string]any {
 	t.Helper()
+	return describe(t, s, "oa", headers...)
+}
+
+// describe fetches the description of schema, or of the one an
+// Accept-Profile in headers names, checks the response and validates the
+// document.
+func describe(t *testing.T, s *server, schema string, headers ...string) map[string]any {
+	t.Helper()
 	if !slices.Contains(headers, "Accept-Profile") {
-		// oa unless the caller names another: a header named twice is sent twice.
-		headers = append([]string{"Accept-Profile", "oa"}, headers...)
+		// schema unless the caller names another: a header named twice is sent twice.
+		headers = append([]string{"Accept-Profile", schema}, headers...)
 	}
 	res := s.get(t, "/", headers...)
 	if res.Status != http.StatusOK {

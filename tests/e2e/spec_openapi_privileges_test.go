@@ -13,9 +13,9 @@ import (
 // permission" and their RPC counterparts: the document follows the
 // role's privileges (webuser stands for postgrest_test_author).
 func TestOpenApiSpecPrivileges(t *testing.T) {
-	s := oaServer(t)
-	anon := oaDoc(t, s)
-	author := oaDoc(t, s, bearer(token(t, jwt.MapClaims{"role": "webuser"}))...)
+	s := startSpecServer(t)
+	anon := specDoc(t, s)
+	author := specDoc(t, s, bearer(token(t, jwt.MapClaims{"role": "webuser"}))...)
 	t.Run("doesn't include privileged table for anonymous", func(t *testing.T) {
 		if got := oaAt(anon, "paths", "/authors_only"); got != nil {
 			t.Errorf("/authors_only is described: %v", got)
@@ -47,7 +47,7 @@ func expectFirstTag(t *testing.T, doc map[string]any, path, want string) {
 // INOUT and VARIADIC parameters and of the operations a function's
 // volatility allows.
 func TestOpenApiSpecFunctionParameters(t *testing.T) {
-	doc := oaDoc(t, oaServer(t))
+	doc := specDoc(t, startSpecServer(t))
 	bodySchema := func(fn, key string) any {
 		params, _ := oaAt(doc, "paths", "/rpc/"+fn, "post", "parameters").([]any)
 		if len(params) == 0 {
@@ -102,7 +102,7 @@ func TestOpenApiSpecFunctionParameters(t *testing.T) {
 // security and security definitions" (openapi_security_active).
 func TestOpenApiSpecSecurity(t *testing.T) {
 	t.Run("does not include security or security definitions by default", func(t *testing.T) {
-		doc := oaDoc(t, oaServer(t))
+		doc := specDoc(t, startSpecServer(t))
 		for _, key := range []string{"security", "securityDefinitions"} {
 			if got, ok := doc[key]; ok {
 				t.Errorf("%s: %v", key, got)
@@ -110,7 +110,7 @@ func TestOpenApiSpecSecurity(t *testing.T) {
 		}
 	})
 	t.Run("Security active/includes security and security definitions", func(t *testing.T) {
-		doc := oaDoc(t, oaServer(t, "openapi_security_active true"))
+		doc := specDoc(t, startSpecServer(t, "openapi_security_active true"))
 		if got, want := doc["security"], []any{map[string]any{"JWT": []any{}}}; !reflect.DeepEqual(got, want) {
 			t.Errorf("security %#v", got)
 		}
@@ -126,7 +126,7 @@ func TestOpenApiSpecSecurity(t *testing.T) {
 // TestDisabledOpenApiSpec mirrors DisabledOpenApiSpec: with openapi_mode
 // disabled, GET / is 404 PGRST126, 93 bytes long.
 func TestDisabledOpenApiSpec(t *testing.T) {
-	s := oaServer(t, "openapi_mode disabled")
+	s := startSpecServer(t, "openapi_mode disabled")
 	s.get(t, "/", "Accept", "application/openapi+json").Expect(t, http.StatusNotFound,
 		`{"code":"PGRST126","details":null,"hint":null,"message":"Root endpoint metadata is disabled"}`,
 		map[string]string{"Content-Length": "93"})
@@ -135,7 +135,7 @@ func TestDisabledOpenApiSpec(t *testing.T) {
 // TestProxySpec mirrors ProxySpec: with openapi_server_proxy_uri the
 // document is a valid OpenAPI 2.0 one.
 func TestProxySpec(t *testing.T) {
-	doc := oaDoc(t, oaServer(t, "openapi_server_proxy_uri https://postgrest.com/openapi.json"), "Accept", "application/openapi+json")
+	doc := specDoc(t, startSpecServer(t, "openapi_server_proxy_uri https://postgrest.com/openapi.json"), "Accept", "application/openapi+json")
 	if got := oaAt(doc, "host"); got != "postgrest.com:443" {
 		t.Errorf("host %v", got)
 	}
@@ -143,13 +143,13 @@ func TestProxySpec(t *testing.T) {
 
 // TestIgnorePrivOpenApiSpec mirrors IgnorePrivOpenApiSpec: with
 // openapi_mode ignore-privileges the document describes what the role may
-// not use too, of the schema the profile names (oa_v1 stands for v1).
+// not use too, of the schema the profile names.
 func TestIgnorePrivOpenApiSpec(t *testing.T) {
-	s := oaServer(t, "openapi_mode ignore-privileges", "db_schemas api oa oa_v1")
-	doc := oaDoc(t, s, "Accept", "application/openapi+json")
-	v1 := oaDoc(t, s, "Accept-Profile", "oa_v1")
+	s := startSpecServer(t, "openapi_mode ignore-privileges")
+	doc := specDoc(t, s, "Accept", "application/openapi+json")
+	v1 := specDoc(t, s, "Accept-Profile", "v1")
 	t.Run("root path returns a valid openapi spec", func(t *testing.T) {
-		s.do(t, http.MethodHead, "/", "", "Accept", "application/openapi+json", "Accept-Profile", "oa").Expect(t, http.StatusOK, "",
+		s.do(t, http.MethodHead, "/", "", "Accept", "application/openapi+json", "Accept-Profile", "test").Expect(t, http.StatusOK, "",
 			map[string]string{"Content-Type": "application/openapi+json; charset=utf-8", "Content-Length": ""})
 	})
 	t.Run("table/includes privileged table even if user does not have permission", func(t *testing.T) {
@@ -157,7 +157,7 @@ func TestIgnorePrivOpenApiSpec(t *testing.T) {
 	})
 	t.Run("table/only includes tables that belong to another schema if the Accept-Profile header is used", func(t *testing.T) {
 		if oaAt(doc, "paths", "/children") != nil || oaAt(v1, "paths", "/children") == nil {
-			t.Errorf("/children described in oa: %v, in oa_v1: %v", oaAt(doc, "paths", "/children") != nil, oaAt(v1, "paths", "/children") != nil)
+			t.Errorf("/children described in test: %v, in v1: %v", oaAt(doc, "paths", "/children") != nil, oaAt(v1, "paths", "/children") != nil)
 		}
 	})
 	t.Run("table/includes comments on tables", func(t *testing.T) {
@@ -174,7 +174,7 @@ func TestIgnorePrivOpenApiSpec(t *testing.T) {
 	})
 	t.Run("RPC/only includes functions that belong to another schema if the Accept-Profile header is used", func(t *testing.T) {
 		if oaAt(doc, "paths", "/rpc/get_parents_below") != nil || oaAt(v1, "paths", "/rpc/get_parents_below") == nil {
-			t.Errorf("get_parents_below described in oa: %v, in oa_v1: %v",
+			t.Errorf("get_parents_below described in test: %v, in v1: %v",
 				oaAt(doc, "paths", "/rpc/get_parents_below") != nil, oaAt(v1, "paths", "/rpc/get_parents_below") != nil)
 		}
 	})
@@ -184,7 +184,7 @@ func TestIgnorePrivOpenApiSpec(t *testing.T) {
 // the application/openapi+json domain, answers GET / as the OpenAPI
 // document or as JSON, as asked.
 func TestRootSpecSpec(t *testing.T) {
-	s := oaServer(t, "db_schemas oa api", "db_root_spec root")
+	s := startSpecServer(t, "db_root_spec root")
 	body := `{"swagger":"2.0","info":{"title":"PostgREST API","description":"This is a dynamic API generated by PostgREST"}}`
 	t.Run("accepts application/openapi+json", func(t *testing.T) {
 		s.get(t, "/", "Accept", "application/openapi+json").Expect(t, http.StatusOK, body,

@@ -9,9 +9,9 @@ import (
 // TestOpenApiSpecRootPath mirrors OpenApiSpec's "root path returns a valid
 // openapi spec": HEAD / answers GET's Content-Type and no Content-Length.
 func TestOpenApiSpecRootPath(t *testing.T) {
-	s := oaServer(t)
-	oaDoc(t, s, "Accept", "application/openapi+json")
-	res := s.do(t, http.MethodHead, "/", "", "Accept", "application/openapi+json", "Accept-Profile", "oa")
+	s := startSpecServer(t)
+	specDoc(t, s, "Accept", "application/openapi+json")
+	res := s.do(t, http.MethodHead, "/", "", "Accept", "application/openapi+json", "Accept-Profile", "test")
 	res.Expect(t, http.StatusOK, "", map[string]string{
 		"Content-Type":   "application/openapi+json; charset=utf-8",
 		"Content-Length": "",
@@ -21,7 +21,7 @@ func TestOpenApiSpecRootPath(t *testing.T) {
 // TestOpenApiSpecTypes mirrors OpenApiSpec's "types": each column type's
 // Swagger type and format, integers as int32 and int64.
 func TestOpenApiSpecTypes(t *testing.T) {
-	doc := oaDoc(t, oaServer(t))
+	doc := specDoc(t, startSpecServer(t))
 	props := oaAt(doc, "definitions", "openapi_types", "properties")
 	array := func(format, items string) map[string]any {
 		item := map[string]any{}
@@ -68,7 +68,7 @@ func TestOpenApiSpecTypes(t *testing.T) {
 // values" and "enum": defaults typed as their columns, an enum's format
 // qualified by its schema and its labels.
 func TestOpenApiSpecDefaultsAndEnum(t *testing.T) {
-	doc := oaDoc(t, oaServer(t))
+	doc := specDoc(t, startSpecServer(t))
 	for _, tc := range []struct {
 		column string
 		want   any
@@ -80,7 +80,7 @@ func TestOpenApiSpecDefaultsAndEnum(t *testing.T) {
 			t.Errorf("%s: default %#v, want %#v", tc.column, got, tc.want)
 		}
 	}
-	want := map[string]any{"format": "oa.enum_menagerie_type", "type": "string", "enum": []any{"foo", "bar"}}
+	want := map[string]any{"format": "test.enum_menagerie_type", "type": "string", "enum": []any{"foo", "bar"}}
 	if got := oaAt(doc, "definitions", "menagerie", "properties", "enum"); !reflect.DeepEqual(got, want) {
 		t.Errorf("enum: got %#v\nwant %#v", got, want)
 	}
@@ -90,7 +90,7 @@ func TestOpenApiSpecDefaultsAndEnum(t *testing.T) {
 // summary/description and query parameters for arguments in the get path
 // item" and "... body schema for arguments in the post path item".
 func TestOpenApiSpecFunctionArguments(t *testing.T) {
-	doc := oaDoc(t, oaServer(t))
+	doc := specDoc(t, startSpecServer(t))
 	path := func(method string) any { return oaAt(doc, "paths", "/rpc/varied_arguments_openapi", method) }
 	for _, method := range []string{"get", "post"} {
 		if got := oaAt(path(method), "summary"); got != "An RPC function" {

@@ -2,7 +2,6 @@ package rpc
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"testing"
 	"time"
@@ -17,31 +16,6 @@ import (
 // demo/schema.sql builds it: users in the unexposed schema basic_auth, a
 // SECURITY DEFINER api.login that checks the bcrypt hash and signs a token
 // in SQL with the database's app.jwt_secret, execute granted to web_anon.
-
-// login posts credentials to /rpc/login.
-func login(t testing.TB, s *server, email, pass string) *response {
-	t.Helper()
-	body, _ := json.Marshal(map[string]string{"email": email, "pass": pass})
-	return s.Do(t, "POST", "/rpc/login", string(body))
-}
-
-// loginToken logs in and returns the token of the {"token": ...} answer.
-func loginToken(t testing.TB, s *server, email, pass string) string {
-	t.Helper()
-	res := login(t, s, email, pass)
-	if res.Status != 200 {
-		t.Fatalf("login of %s: status %d; body %s", email, res.Status, res.Body)
-	}
-	var out map[string]any
-	if err := json.Unmarshal(res.Body, &out); err != nil || len(out) != 1 {
-		t.Fatalf("login of %s: body %s, want exactly {\"token\": ...}", email, res.Body)
-	}
-	tok, ok := out["token"].(string)
-	if !ok || tok == "" {
-		t.Fatalf("login of %s: body %s has no token", email, res.Body)
-	}
-	return tok
-}
 
 // sqlError runs statements as the superuser and returns the database error.
 func sqlError(t testing.TB, statements string) *pgconn.PgError {
@@ -84,7 +58,7 @@ func TestLoginWithTokensSignedInTheDatabase(t *testing.T) {
 	})
 
 	t.Run("a correct login returns a token signed with app.jwt_secret carrying role, email and exp", func(t *testing.T) {
-		tok := loginToken(t, s, "alice@example.com", "alice-password")
+		tok := s.LoginToken(t, "alice@example.com", "alice-password")
 		claims := jwt.MapClaims{}
 		_, err := jwt.ParseWithClaims(tok, claims, func(*jwt.Token) (any, error) { return []byte(jwtSecret), nil },
 			jwt.WithValidMethods([]string{"HS256"}), jwt.WithExpirationRequired())
@@ -105,13 +79,13 @@ func TestLoginWithTokensSignedInTheDatabase(t *testing.T) {
 		{"bob@example.com", "bob-password", `[{"task": "renew the passport"}]`},
 	} {
 		t.Run("the token of "+tc.email+" reads that user's to-dos only", func(t *testing.T) {
-			tok := loginToken(t, s, tc.email, tc.pass)
+			tok := s.LoginToken(t, tc.email, tc.pass)
 			s.Get(t, "/todos?select=task&order=id", bearer(tok)...).Expect(t, 200, tc.want, nil)
 		})
 	}
 
 	t.Run("the login function is for the anonymous role only: a user's token gets 403 42501", func(t *testing.T) {
-		tok := loginToken(t, s, "alice@example.com", "alice-password")
+		tok := s.LoginToken(t, "alice@example.com", "alice-password")
 		s.Do(t, "POST", "/rpc/login", `{"email": "alice@example.com", "pass": "alice-password"}`, bearer(tok)...).
 			Expect(t, 403, errorJSON("42501", "permission denied for function login", nil, nil), nil)
 	})
@@ -131,7 +105,7 @@ func TestLoginWithTokensSignedInTheDatabase(t *testing.T) {
 			and pass <> 'carol-password' and pass like '$2a$%'`); n != 1 {
 			t.Errorf("carol's password is not stored as a bcrypt hash")
 		}
-		tok := loginToken(t, s, "carol@example.com", "carol-password")
+		tok := s.LoginToken(t, "carol@example.com", "carol-password")
 		s.Get(t, "/todos", bearer(tok)...).Expect(t, 200, `[]`, nil)
 	})
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
+	"github.com/pgrest/caddy-pgrest/tests/fixtures"
 	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
 	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
@@ -26,10 +27,17 @@ var superDSN, authDSN string
 // jwtSecret is the HS256 passphrase every default server verifies with.
 const jwtSecret = "pgrest-write-tests-secret-long-enough-0123456789"
 
-// TestMain loads testdata/*.sql, in name order, into a fresh database of a
-// throwaway cluster and runs the tests.
+// TestMain loads the database's settings (fixtures.DatabaseSettingsSQL:
+// constraint errors carry the failing row in their details, so timestamps
+// must print alike to compare them exactly), the domains with data
+// representations (fixtures.RepresentationDomainsSQL), then testdata/*.sql
+// in name order, into a fresh database of a throwaway cluster and runs the
+// tests.
 func TestMain(m *testing.M) {
-	db := pgresttest.MustSetUp("pgrest_write", pgresttest.Files("testdata/*.sql"))
+	db := pgresttest.MustSetUp("pgrest_write",
+		pgresttest.SQL("the database's settings", fixtures.DatabaseSettingsSQL),
+		pgresttest.SQL("the representation domains", fixtures.RepresentationDomainsSQL),
+		pgresttest.Files("testdata/*.sql"))
 	superDSN, authDSN = db.SuperDSN, db.AuthenticatorDSN()
 	db.Run(m)
 }

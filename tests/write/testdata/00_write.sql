@@ -5,14 +5,6 @@
 -- The roles are demo/roles.sql's, which pgresttest.SetUp loads first. The
 -- authenticator has no privileges of its own; web_anon and webuser get what
 -- each table says.
-do $$
-begin
-  -- Constraint errors carry the failing row in their details: fix how
-  -- timestamps print, so the details can be compared exactly.
-  execute format('alter database %I set timezone to %L', current_database(), 'UTC');
-  execute format('alter database %I set datestyle to %L', current_database(), 'ISO, MDY');
-end
-$$;
 
 create schema api;
 create schema private;
