@@ -163,7 +163,9 @@ func (s *Subscription) ResumeAt(written Position, wroteAll bool) Position {
 	defer s.mu.Unlock()
 	switch {
 	case wroteAll && s.closed && s.drained:
-		return s.through
+		// A change may be out before the feed has marked its batch
+		// handed over (advance comes after the batch's last enqueue).
+		return maxPosition(s.through, written)
 	case written.IsZero():
 		return s.start
 	default:

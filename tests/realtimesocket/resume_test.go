@@ -3,6 +3,7 @@ package realtimesocket
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"testing"
 	"time"
 
@@ -15,25 +16,11 @@ import (
 var resumeSpec = map[string]any{"event": "INSERT", "schema": "api", "table": "rt_todos"}
 
 // dropAndWait closes c's connection abruptly (no phx_leave, no close
-// frame) and waits until the server has stored its resume points: count
-// rows in realtime.resume_points. A change committed before that could
-// be written to the dead connection and counted as delivered.
-func dropAndWait(t *testing.T, c *client, count int) {
-	t.Helper()
-	_ = c.conn.CloseNow()
-	for attempt := 0; ; attempt++ {
-		n := countResumePoints(t)
-		if n >= count {
-			return
-		}
-		if attempt == 200 {
-			t.Fatalf("no resume point stored after the drop")
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-}
-
-func countResumePoints(t *testing.T) int {
+// frame) and waits until the server has stored a resume point since
+// (one expiring a window after the drop or later; those that sockets of
+// earlier tests left expire sooner). A change committed before that
+// could be written to the dead connection and counted as delivered.
+func dropAndWait(t *testing.T, c *client, window time.Duration) {
 	t.Helper()
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, db.SuperDSN)
@@ -41,11 +28,32 @@ func countResumePoints(t *testing.T) int {
 		t.Fatal(err)
 	}
 	defer conn.Close(ctx)
-	var n int
-	if err := conn.QueryRow(ctx, `select count(*) from realtime.resume_points`).Scan(&n); err != nil {
+	var before time.Time
+	if err := conn.QueryRow(ctx, `select now()`).Scan(&before); err != nil {
 		t.Fatal(err)
 	}
-	return n
+	_ = c.conn.CloseNow()
+	for attempt := 0; ; attempt++ {
+		var n int
+		err := conn.QueryRow(ctx, `select count(*) from realtime.resume_points where expires_at >= $1::timestamptz + $2::interval`,
+			before, window).Scan(&n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n > 0 {
+			return
+		}
+		if attempt == 200 {
+			t.Fatalf("no resume point stored after the drop")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// uniqueSub is a subject no other test (or run of this one) uses: a
+// resume point is keyed by it.
+func uniqueSub(name string) string {
+	return name + "-" + strconv.FormatInt(time.Now().UnixNano(), 36)
 }
 
 // insertTitles inserts a row of owner per title, each in its own
@@ -113,40 +121,41 @@ func TestResumeAfterDrop(t *testing.T) {
 	clearResumePoints(t)
 	s := pgresttest.StartWith(t, directives("realtime_publication pgrest_realtime", "realtime_node_name resume_test"), pgresttest.Options{})
 	const topic = "realtime:todos-resume"
-	tok := userToken(t, "r1")
+	r1, r2 := uniqueSub("r1"), uniqueSub("r2")
+	tok := userToken(t, r1)
 	c := subscribeTodos(t, s, tok, "2.0.0", topic)
-	insertTitles(t, "r1", "before-1", "before-2")
+	insertTitles(t, r1, "before-1", "before-2")
 	expectTitles(t, c, topic, "before-1", "before-2")
 
 	// Another user on the same topic with the same config: it must not
 	// take r1's resume point.
-	o := subscribeTodos(t, s, userToken(t, "r2"), "2.0.0", topic)
+	o := subscribeTodos(t, s, userToken(t, r2), "2.0.0", topic)
 
-	dropAndWait(t, c, 1)
-	insertTitles(t, "r1", "missed-1", "missed-2", "missed-3")
-	insertTitles(t, "r2", "missed-by-r2")
+	dropAndWait(t, c, 30*time.Second)
+	insertTitles(t, r1, "missed-1", "missed-2", "missed-3")
+	insertTitles(t, r2, "missed-by-r2")
 	expectTitles(t, o, topic, "missed-by-r2")
 	_ = o.conn.CloseNow()
 
 	// r2 rejoins on a new socket: its own resume point, none of r1's
 	// rows (row-level security would hide them anyway: r2 owns the row
 	// it gets next, and gets nothing before it).
-	o2 := subscribeTodos(t, s, userToken(t, "r2"), "2.0.0", topic)
+	o2 := subscribeTodos(t, s, userToken(t, r2), "2.0.0", topic)
 
 	c2 := subscribeTodos(t, s, tok, "2.0.0", topic)
 	expectTitles(t, c2, topic, "missed-1", "missed-2", "missed-3")
-	insertTitles(t, "r1", "live-1")
+	insertTitles(t, r1, "live-1")
 	expectTitles(t, c2, topic, "live-1")
 	expectNoChange(t, c2)
 
-	insertTitles(t, "r2", "r2-live")
+	insertTitles(t, r2, "r2-live")
 	expectTitles(t, o2, topic, "r2-live")
 	expectNoChange(t, o2)
 
 	// A third socket of r1, joining fresh after the point was taken,
 	// gets only live changes.
 	c3 := subscribeTodos(t, s, tok, "2.0.0", topic)
-	insertTitles(t, "r1", "live-2")
+	insertTitles(t, r1, "live-2")
 	expectTitles(t, c3, topic, "live-2")
 	expectTitles(t, c2, topic, "live-2")
 	expectNoChange(t, c3)
@@ -157,7 +166,8 @@ func TestResumeAfterLeave(t *testing.T) {
 	clearResumePoints(t)
 	s := pgresttest.StartWith(t, directives("realtime_publication pgrest_realtime", "realtime_node_name resume_leave"), pgresttest.Options{})
 	const topic = "realtime:todos-resume-leave"
-	tok := userToken(t, "r3")
+	r3 := uniqueSub("r3")
+	tok := userToken(t, r3)
 	c := dial(t, s, tok, "2.0.0")
 	ref := c.join(topic, changesConfig(resumeSpec))
 	c.expect(topic, "system")
@@ -167,11 +177,11 @@ func TestResumeAfterLeave(t *testing.T) {
 	leave := c.send(ref, topic, "phx_leave", map[string]any{})
 	c.expectReply(leave)
 	_ = c.conn.CloseNow()
-	insertTitles(t, "r3", "after-leave")
+	insertTitles(t, r3, "after-leave")
 	expectTitles(t, w, "realtime:todos-resume-watch", "after-leave")
 
 	c2 := subscribeTodos(t, s, tok, "2.0.0", topic)
-	insertTitles(t, "r3", "live")
+	insertTitles(t, r3, "live")
 	expectTitles(t, c2, topic, "live")
 }
 
@@ -182,18 +192,19 @@ func TestResumeWindowExpires(t *testing.T) {
 	s := pgresttest.StartWith(t, directives("realtime_publication pgrest_realtime", "realtime_node_name resume_expiry",
 		"realtime_resume_window 1s"), pgresttest.Options{})
 	const topic = "realtime:todos-resume-expiry"
-	tok := userToken(t, "r4")
+	r4 := uniqueSub("r4")
+	tok := userToken(t, r4)
 	c := subscribeTodos(t, s, tok, "2.0.0", topic)
 	w := subscribeTodos(t, s, tok, "2.0.0", "realtime:todos-expiry-watch")
-	dropAndWait(t, c, 1)
-	insertTitles(t, "r4", "expired")
+	dropAndWait(t, c, time.Second)
+	insertTitles(t, r4, "expired")
 	expectTitles(t, w, "realtime:todos-expiry-watch", "expired")
 	// Past the window: the stored point has expired, and so has the
 	// node's copy of the change.
 	time.Sleep(3 * time.Second)
 
 	c2 := subscribeTodos(t, s, tok, "2.0.0", topic)
-	insertTitles(t, "r4", "live")
+	insertTitles(t, r4, "live")
 	expectTitles(t, c2, topic, "live")
 }
 
@@ -211,17 +222,18 @@ func TestResumeOnAnotherNode(t *testing.T) {
 		pgresttest.Options{Sites: site})
 	n2 := &pgresttest.Server{URL: fmt.Sprintf("http://127.0.0.1:%d", port)}
 	const topic = "realtime:todos-resume-nodes"
-	tok := userToken(t, "r5")
+	r5 := uniqueSub("r5")
+	tok := userToken(t, r5)
 	c := subscribeTodos(t, n1, tok, "2.0.0", topic)
-	insertTitles(t, "r5", "seen-on-1")
+	insertTitles(t, r5, "seen-on-1")
 	expectTitles(t, c, topic, "seen-on-1")
 
-	dropAndWait(t, c, 1)
-	insertTitles(t, "r5", "missed-1", "missed-2")
+	dropAndWait(t, c, 30*time.Second)
+	insertTitles(t, r5, "missed-1", "missed-2")
 
 	c2 := subscribeTodos(t, n2, tok, "1.0.0", topic)
 	expectTitles(t, c2, topic, "missed-1", "missed-2")
-	insertTitles(t, "r5", "live-on-2")
+	insertTitles(t, r5, "live-on-2")
 	expectTitles(t, c2, topic, "live-on-2")
 	expectNoChange(t, c2)
 }
