@@ -287,16 +287,25 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		dbURI: dbURI, channelURI: channelURI, authenticator: auth,
 		pool: h.pool, poolKey: key, replicas: replicas, logger: h.logger, ctx: ctx}
 	eff := &base
+	reached := true
 	if *h.DBConfig {
 		// PostgREST reads its in-database configuration before it serves.
 		// A database that cannot be reached now is not fatal: the listener
 		// reads the configuration again once it connects.
 		if eff, err = h.live.effective(); err != nil {
 			h.logger.Warn("starting with the Caddyfile's configuration only", zap.Error(err))
-			eff = &base
+			eff, reached, err = &base, false, nil
 		}
 	}
-	rt, err := h.live.build(eff)
+	if reached {
+		// Not again when the configuration could not be read: a database
+		// that is down would hold the start up twice.
+		err = h.live.checkRoleSettings()
+	}
+	var rt *runtime
+	if err == nil {
+		rt, err = h.live.build(eff)
+	}
 	if err != nil {
 		_, _ = pools.Delete(key)
 		_ = releaseReplicas(h.replicas, h.replicasKey)

@@ -77,7 +77,8 @@ var params = []param{
 			return nil
 		},
 		doc: "planner cost over which a request's statement is refused with 400 `PGRST195` before it runs, " +
-			"checked with `EXPLAIN`; a role's `pgrst.db_max_cost` setting overrides it " +
+			"checked with `EXPLAIN`; a role's `pgrst.db_max_cost` setting overrides it, and one that is not a whole " +
+			"number from 0 to 4294967295 is a startup error naming the setting and the role " +
 			"(see [Query cost guard](#query-cost-guard))"},
 	{name: "db_pool", kind: kindInt, min: 1, def: 10,
 		check: func(h *Handler) error {
@@ -239,7 +240,8 @@ var params = []param{
 			return err
 		},
 		doc: "a rate limit: `rate_limit <name> { key ...; rate 100/s; burst 20; kinds ...; quota_claim ... }`, " +
-			"once per limit; over it is 429 `PGRST193` (see Rate limits)"},
+			"once per limit; over it is 429 `PGRST193`; a role's quota is its `pgrst.rate_limit.<name>` setting, " +
+			"and one that does not parse is a startup error naming the setting and the role (see Rate limits)"},
 	{name: "rate_limit_redis", kind: kindString, secret: secretKey, pgrest: true, defDoc: "each node's memory",
 		check: func(h *Handler) error {
 			if h.RateLimitRedis != "" && len(h.RateLimits) == 0 {

@@ -215,20 +215,11 @@ func storeErrorReporter(logger *zap.Logger, failClosed bool) func(string, error)
 func limitRequest(w http.ResponseWriter, r *http.Request, rt *runtime, id jwtauth.Identity) bool {
 	kind, function := requestKind(r)
 	req := ratelimit.Request{Address: clientAddress(r), Role: id.Role, Claims: id.Claims, Kind: kind, Function: function}
-	var roleQuota func(string) string
+	var roleQuotas map[string]ratelimit.Quota
 	if cache := rt.executor.SchemaCache(); cache != nil {
-		if settings := cache.RoleSettings[id.Role]; len(settings) > 0 {
-			roleQuota = func(name string) string {
-				for _, s := range settings {
-					if s.Name == name {
-						return s.Value
-					}
-				}
-				return ""
-			}
-		}
+		roleQuotas = cache.RoleRateQuotas(id.Role)
 	}
-	d := rt.limiter.Check(r.Context(), &req, roleQuota)
+	d := rt.limiter.Check(r.Context(), &req, roleQuotas)
 	if d.Policy != "" {
 		w.Header()[ratelimit.HeaderPolicy] = []string{d.Policy}
 		w.Header()[ratelimit.HeaderState] = []string{d.State}

@@ -2,6 +2,7 @@ package caddymodule
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"sync"
@@ -12,6 +13,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/pgrest/caddy-pgrest/executor"
+	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/jwtauth"
 )
 
@@ -249,6 +251,27 @@ func (l *liveConfig) effective() (*Handler, error) {
 		return nil, fmt.Errorf("in-database configuration: %w", err)
 	}
 	return eff, nil
+}
+
+// checkRoleSettings checks pgrest's limits among the role settings
+// (pgrst.db_max_cost, pgrst.rate_limit.<name>) before anything is served:
+// one that is not valid is a provisioning error naming the setting and
+// the role, as an invalid Caddyfile setting is, rather than a schema load
+// that fails. A database that cannot be read now is not fatal, as for the
+// in-database configuration: the schema load checks them when it reads
+// them.
+func (l *liveConfig) checkRoleSettings() error {
+	ctx, cancel := context.WithTimeout(l.ctx, time.Duration(l.base.DBPoolAcquisitionTimeout))
+	defer cancel()
+	err := schemacache.CheckRoleSettings(ctx, l.pool.Pool)
+	var bad *schemacache.RoleSettingError
+	if errors.As(err, &bad) {
+		return fmt.Errorf("role setting: %w", err)
+	}
+	if err != nil {
+		l.logger.Warn("could not check the roles' limit settings; the schema load will", zap.Error(err))
+	}
+	return nil
 }
 
 // close releases the runtime in force; no reload happens after it.

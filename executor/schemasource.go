@@ -214,6 +214,7 @@ func (s *SchemaSource) load(ctx context.Context) error {
 	}
 	defer conn.Release()
 	c, err := schemacache.Load(ctx, conn, s.schemas)
+	c, err = s.keepRoleLimits(c, err)
 	if err != nil {
 		s.cacheErr.Store(cacheFailure(err))
 		return err
@@ -229,6 +230,29 @@ func (s *SchemaSource) load(ctx context.Context) error {
 		zap.Int("functions", countFunctions(c)),
 		zap.Duration("took", time.Since(start)))
 	return nil
+}
+
+// keepRoleLimits settles a load whose only fault is a role setting of
+// pgrest's that is not valid (a *schemacache.RoleSettingError): with a
+// cache in use, the new one keeps that cache's role limits and the
+// error is logged naming the setting and the role, as an in-database
+// configuration that is not valid is on reload; the rest of the schema
+// is served new, and the load is not retried (it would read the same
+// value). Without a cache in use (the database could not be read at
+// start) there are no limits to keep: the load fails and is retried, so
+// that the fixed value is read as soon as it is.
+func (s *SchemaSource) keepRoleLimits(c *schemacache.Cache, err error) (*schemacache.Cache, error) {
+	var bad *schemacache.RoleSettingError
+	if err == nil || c == nil || !errors.As(err, &bad) {
+		return c, err
+	}
+	prev := s.cache.Load()
+	if prev == nil {
+		return nil, err
+	}
+	s.logger.Error("a role setting is not valid; the roles' limits of the last good schema load stay in force",
+		zap.String("setting", bad.Setting), zap.String("role", bad.Role), zap.Error(err))
+	return c.WithRoleLimitsOf(prev), nil
 }
 
 // learnSession records the session user of conn's server session and

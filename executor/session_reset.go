@@ -1,9 +1,12 @@
 package executor
 
 import (
+	"context"
 	"strings"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // sessionReset undoes, once a request's transaction has ended, whatever
@@ -54,6 +57,38 @@ var sessionReset = [...]string{
 // with the end of a transaction that was not pipelined, and after a
 // failure, when the pipelined reset was skipped.
 var sessionResetScript = strings.Join(sessionReset[:], "; ")
+
+// ReleaseReset gives back to its pool a connection that code outside the
+// executor (the realtime authorization checks) ran statements on as a
+// request's role, as the executor gives back its own: a transaction left
+// open is rolled back and the session reset runs, in one round trip, so
+// that what a policy or a function the check called left at session level
+// (a setting, SET ROLE, a temporary table, LISTEN, an advisory lock,
+// currval) reaches nobody who takes the connection next. A connection
+// whose reset fails is closed, and the pool drops it on release.
+func ReleaseReset(ctx context.Context, conn *pgxpool.Conn) {
+	cleanUpAfterFailure(ctx, conn.Conn().PgConn())
+	conn.Release()
+}
+
+// InRolledBackTx runs fn in a transaction of a connection of pool, rolls
+// it back whatever fn did, and gives the connection back with
+// ReleaseReset (the ROLLBACK goes with the reset, in one round trip): a
+// rollback undoes settings, SET ROLE and temporary tables, but not an
+// advisory lock or a sequence's currval that a policy, a function or a
+// type's input function called in it took.
+func InRolledBackTx(ctx context.Context, pool *pgxpool.Pool, fn func(pgx.Tx) error) error {
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer ReleaseReset(ctx, conn)
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	return fn(tx)
+}
 
 // immediateConstraints checks, before a transaction that did its work is
 // rolled back, the constraints it deferred (DEFERRABLE INITIALLY DEFERRED,

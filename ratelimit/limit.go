@@ -125,15 +125,17 @@ func (l *Limit) applies(kind, function string) bool {
 	return slices.Contains(l.kinds, kind) || (function != "" && slices.Contains(l.functions, function))
 }
 
-// quotaFor is the quota of a request: the role's setting (roleQuota,
-// from ALTER ROLE ... SET pgrst.rate_limit.<name>), else the token's
-// quota claim, else the limit's own. A value that does not parse is
-// the limit's own: a bad claim is never the client's error nor a 5xx.
-func (l *Limit) quotaFor(roleQuota string, claims map[string]any) Quota {
-	if roleQuota != "" {
-		if q, err := ParseQuota(roleQuota, l.quota); err == nil {
-			return q
+// quotaFor is the quota of a request: the role's (roleQuota, when
+// hasRole, from ALTER ROLE ... SET pgrst.rate_limit.<name>, checked when
+// the schema cache was loaded; a Burst of 0 is the limit's own), else the
+// token's quota claim, else the limit's own. A claim that does not parse
+// is the limit's own: a bad claim is never the client's error nor a 5xx.
+func (l *Limit) quotaFor(roleQuota Quota, hasRole bool, claims map[string]any) Quota {
+	if hasRole {
+		if roleQuota.Burst == 0 {
+			roleQuota.Burst = l.quota.Burst
 		}
+		return roleQuota
 	}
 	if l.quotaClaim != nil {
 		if v, ok := l.quotaClaim.Lookup(claims); ok {

@@ -24,13 +24,11 @@ type Limiter struct {
 // storeBackoff is how long a failed store is left alone.
 const storeBackoff = time.Second
 
-// settingPrefix starts the role setting of a limit's quota:
-// ALTER ROLE premium SET pgrst.rate_limit.<name> = '1000/s'.
-const settingPrefix = "pgrst.rate_limit."
-
-// Setting is the name of the role setting that gives a role its quota
-// of the limit.
-func (l *Limit) Setting() string { return settingPrefix + l.name }
+// SettingPrefix starts the role setting of a limit's quota:
+// ALTER ROLE premium SET pgrst.rate_limit.<name> = '1000/s'. The schema
+// cache reads these settings (ParseRoleQuota) and hands a request's role
+// its quotas by limit name.
+const SettingPrefix = "pgrst.rate_limit."
 
 // New returns a limiter of limits counted in store. onStoreError, when
 // not nil, is told of each failed store call.
@@ -55,20 +53,18 @@ type Decision struct {
 // Check counts r against every limit that applies to it, in the order
 // of the configuration, and stops at the first that refuses it (the
 // limits before it have counted it: a refused request uses up a share of
-// them as an allowed one would, as in redis_rate). roleQuota returns the
-// request role's setting of a name, "" for none; it may be nil.
-func (l *Limiter) Check(ctx context.Context, r *Request, roleQuota func(setting string) string) Decision {
+// them as an allowed one would, as in redis_rate). roleQuotas are the
+// request role's quotas by limit name, from its pgrst.rate_limit.<name>
+// settings (ParseRoleQuota); nil for none.
+func (l *Limiter) Check(ctx context.Context, r *Request, roleQuotas map[string]Quota) Decision {
 	var d Decision
 	var h headerWriter
 	for _, lim := range l.limits {
 		if !lim.applies(r.Kind, r.Function) {
 			continue
 		}
-		var rq string
-		if roleQuota != nil {
-			rq = roleQuota(lim.Setting())
-		}
-		q := lim.quotaFor(rq, r.Claims)
+		rq, hasRQ := roleQuotas[lim.name]
+		q := lim.quotaFor(rq, hasRQ, r.Claims)
 		res, err := l.allow(ctx, lim, q, r)
 		if err != nil {
 			if l.failClosed {

@@ -84,6 +84,13 @@ func ParseQuota(s string, def Quota) (Quota, error) {
 	return q, nil
 }
 
+// ParseRoleQuota reads a role's pgrst.rate_limit.<name> setting, written
+// as ParseQuota reads it. A quota without a burst has Burst 0: the burst
+// of the limit it is applied to.
+func ParseRoleQuota(s string) (Quota, error) {
+	return ParseQuota(s, Quota{})
+}
+
 func parseBurst(s string) (int, error) {
 	b, err := strconv.Atoi(s)
 	if err != nil || b < 1 || b > maxBurst {

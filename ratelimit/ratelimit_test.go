@@ -161,6 +161,13 @@ func TestQuotaComesFromTheRoleThenTheClaimThenTheLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	def := Quota{Rate{10, time.Second}, 2}
+	roleQuota := func(s string) Quota {
+		q, err := ParseRoleQuota(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return q
+	}
 	for _, tc := range []struct {
 		role   string
 		claims map[string]any
@@ -171,11 +178,23 @@ func TestQuotaComesFromTheRoleThenTheClaimThenTheLimit(t *testing.T) {
 		{"", map[string]any{"quota": "a lot"}, def},
 		{"", map[string]any{"quota": json.Number("5")}, def},
 		{"", map[string]any{"quota": []any{"x"}}, def},
+		{"", map[string]any{"quota": "99999999999999999999/s"}, def},
+		{"", map[string]any{"quota": "10/s burst 99999999999"}, def},
 		{"100/s burst 9", map[string]any{"quota": "50/m"}, Quota{Rate{100, time.Second}, 9}},
-		{"garbage", nil, def},
+		// A role's quota without a burst takes the limit's.
+		{"100/s", nil, Quota{Rate{100, time.Second}, 2}},
 	} {
-		if got := l.quotaFor(tc.role, tc.claims); got != tc.want {
+		var rq Quota
+		if tc.role != "" {
+			rq = roleQuota(tc.role)
+		}
+		if got := l.quotaFor(rq, tc.role != "", tc.claims); got != tc.want {
 			t.Errorf("quotaFor(%q, %v) = %v, want %v", tc.role, tc.claims, got, tc.want)
+		}
+	}
+	for _, bad := range []string{"garbage", "100/s burst", "0/s", "100/s burst 0", ""} {
+		if _, err := ParseRoleQuota(bad); err == nil {
+			t.Errorf("ParseRoleQuota(%q) took it", bad)
 		}
 	}
 }
@@ -219,12 +238,7 @@ func TestCheckWritesHeadersAndStopsAtTheFirstRefusal(t *testing.T) {
 		d.State != `"per_role";r=9;t=1, "per_ip";r=0;t=60` {
 		t.Errorf("first request: %+v", d)
 	}
-	d = lim.Check(context.Background(), r, func(setting string) string {
-		if setting == "pgrst.rate_limit.per_role" {
-			return "5/s"
-		}
-		return ""
-	})
+	d = lim.Check(context.Background(), r, map[string]Quota{"per_role": {Rate: Rate{5, time.Second}}})
 	if d.Refused == nil || d.Refused.Name() != "per_ip" || d.RetryAfter != time.Minute || CeilSeconds(d.RetryAfter) != 60 ||
 		d.Policy != `"per_role";q=5;w=1, "per_ip";q=1;w=60` || !strings.HasSuffix(d.State, `"per_ip";r=0;t=60`) {
 		t.Errorf("second request: %+v", d)

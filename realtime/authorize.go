@@ -7,16 +7,18 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/pgrest/caddy-pgrest/executor"
 	"github.com/pgrest/caddy-pgrest/executor/sqltext"
 )
 
 // Private channels are authorized as Supabase's Realtime Authorization
 // does it (lib/realtime/tenants/authorization.ex): in a transaction that
-// is rolled back, as the channel's role with its claims and
-// realtime.topic set, a join may read when the role's SELECT policies on
-// realtime.messages let it see a probe row of the topic (extension
-// broadcast, or presence), and a send may go when its INSERT policies
-// let it insert one.
+// is rolled back (on a connection of the REST API's pool, which goes back
+// with the executor's session reset: executor.InRolledBackTx), as the
+// channel's role with its claims and realtime.topic set, a join may read
+// when the role's SELECT policies on realtime.messages let it see a probe
+// row of the topic (extension broadcast, or presence), and a send may go
+// when its INSERT policies let it insert one.
 var (
 	sqlProbe = sqltext.Const("select realtime.authorization_probe($1, 'broadcast'), " +
 		"realtime.authorization_probe($1, 'presence')")
@@ -38,7 +40,7 @@ type readPolicies struct{ broadcast, presence bool }
 // then.
 func (srv *Server) authorizeRead(ctx context.Context, topic string, id identity, presence bool) (readPolicies, error) {
 	var out readPolicies
-	err := srv.inRolledBackTx(ctx, func(tx pgx.Tx) error {
+	err := executor.InRolledBackTx(ctx, srv.cfg.Pool, func(tx pgx.Tx) error {
 		var broadcastID, presenceID string
 		if err := tx.QueryRow(ctx, sqlProbe.String(), topic).Scan(&broadcastID, &presenceID); err != nil {
 			return err
@@ -57,7 +59,7 @@ func (srv *Server) authorizeRead(ctx context.Context, topic string, id identity,
 // authorizeWrite checks whether the role may send on topic's extension.
 func (srv *Server) authorizeWrite(ctx context.Context, topic, extension string, id identity) (bool, error) {
 	ok := false
-	err := srv.inRolledBackTx(ctx, func(tx pgx.Tx) error {
+	err := executor.InRolledBackTx(ctx, srv.cfg.Pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, sqlAsRole.String(), id.Role, topic, claimsOf(id.Identity)); err != nil {
 			return err
 		}
@@ -75,15 +77,4 @@ func (srv *Server) authorizeWrite(ctx context.Context, topic, extension string, 
 		return nil
 	})
 	return ok, err
-}
-
-// inRolledBackTx runs fn in a transaction of a pool connection and rolls
-// it back, whatever fn did.
-func (srv *Server) inRolledBackTx(ctx context.Context, fn func(pgx.Tx) error) error {
-	tx, err := srv.cfg.Pool.Begin(ctx)
-	if err != nil {
-		return err
-	}
-	defer func() { _ = tx.Rollback(context.Background()) }()
-	return fn(tx)
 }

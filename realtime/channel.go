@@ -55,6 +55,14 @@ type channel struct {
 	id              identity
 	presenceEnabled bool
 	readBroadcast   bool
+	// readPresence says the channel may receive presence (presence_state
+	// and presence_diff): always on a public channel; on a private one
+	// when the SELECT policies show a probe row of extension presence.
+	// presenceChecked says that check was made: a private join without
+	// presence leaves it to the track that enables presence, as Supabase
+	// does (presence_handler.ex's maybe_authorize_presence_read).
+	readPresence    bool
+	presenceChecked bool
 	// canWrite caches the INSERT check of a private channel's
 	// broadcasts and tracks; nil until first needed.
 	canWrite map[string]bool
@@ -131,7 +139,7 @@ func (s *socket) join(m message) {
 	c := &channel{s: s, topic: m.Topic, sub: sub, key: hubKey{topic: sub, private: p.Config.Private},
 		joinRef: m.JoinRef, self: p.Config.Broadcast.Self, ack: p.Config.Broadcast.Ack,
 		presenceKey: p.Config.Presence.Key, id: id, presenceEnabled: p.Config.Presence.Enabled, readBroadcast: true,
-		quit: make(chan struct{})}
+		readPresence: true, presenceChecked: true, quit: make(chan struct{})}
 	if c.presenceKey == "" {
 		c.presenceKey = randomRef()
 	}
@@ -150,6 +158,7 @@ func (s *socket) join(m message) {
 			return
 		}
 		c.readBroadcast = read.broadcast
+		c.readPresence, c.presenceChecked = read.presence, c.presenceEnabled
 	}
 
 	c.specs = compactSpecs(p.Config.PostgresChanges)
@@ -357,6 +366,7 @@ func (c *channel) refresh(m message) {
 		c.mu.Lock()
 		presence := c.presenceEnabled
 		hadRead := c.readBroadcast
+		hadPresence := c.presenceChecked && c.readPresence
 		c.mu.Unlock()
 		read, err := c.s.srv.authorizeRead(ctx, c.sub, id, presence)
 		cancel()
@@ -364,12 +374,15 @@ func (c *channel) refresh(m message) {
 			c.shutdown("Realtime was unable to connect to the project database")
 			return
 		}
-		if (hadRead && !read.broadcast) || (!read.broadcast && !read.presence) {
+		// Either read permission lost closes the channel
+		// (realtime_channel.ex's check_read_permissions_revoked).
+		if (hadRead && !read.broadcast) || (hadPresence && !read.presence) || (!read.broadcast && !read.presence) {
 			c.shutdown("You no longer have permission to read from this Channel topic: " + c.sub)
 			return
 		}
 		c.mu.Lock()
 		c.readBroadcast = read.broadcast
+		c.readPresence, c.presenceChecked = read.presence, presence
 		c.mu.Unlock()
 	}
 	c.mu.Lock()
@@ -424,6 +437,31 @@ func (c *channel) mayWrite(extension string) bool {
 	return ok
 }
 
+// mayReadPresenceChecked makes sure, before a track enables presence on
+// a private channel joined without it, that the channel's presence read
+// permission was checked, so that it receives presence only if allowed
+// (a role may be allowed to track and not to see who else is there). It
+// says false when the check failed.
+func (c *channel) mayReadPresenceChecked() bool {
+	c.mu.Lock()
+	checked, id := c.presenceChecked, c.id
+	c.mu.Unlock()
+	if checked {
+		return true
+	}
+	ctx, cancel := context.WithTimeout(c.s.srv.ctx, joinTimeout)
+	defer cancel()
+	read, err := c.s.srv.authorizeRead(ctx, c.sub, id, true)
+	if err != nil {
+		c.s.srv.log.Warn("realtime presence authorization failed", zap.String("topic", c.sub), zap.Error(err))
+		return false
+	}
+	c.mu.Lock()
+	c.readPresence, c.presenceChecked = read.presence, true
+	c.mu.Unlock()
+	return true
+}
+
 // broadcast handles a client's broadcast (BroadcastHandler.handle): to
 // every channel of the topic, this one too with config.broadcast.self,
 // on this node and the others; with config.broadcast.ack the push is
@@ -464,7 +502,7 @@ func (c *channel) presence(m message) {
 	_ = json.Unmarshal(m.Payload, &p)
 	switch p.Event {
 	case "track":
-		if !c.mayWrite("presence") {
+		if !c.mayReadPresenceChecked() || !c.mayWrite("presence") {
 			c.s.reply(m, "error", emptyObject)
 			return
 		}

@@ -156,7 +156,8 @@ func (h *hub) untrack(c *channel) {
 	h.srv.bus.publishDiff(c.key, d)
 }
 
-// pushDiff sends presence_diff to the channels with presence enabled.
+// pushDiff sends presence_diff to the channels with presence enabled
+// that may read it.
 func (h *hub) pushDiff(key hubKey, chans []*channel, d diff) {
 	if d.empty() {
 		return
@@ -164,7 +165,7 @@ func (h *hub) pushDiff(key hubKey, chans []*channel, d diff) {
 	payload := d.payload()
 	for _, c := range chans {
 		c.mu.Lock()
-		enabled := c.presenceEnabled && !c.stopped
+		enabled := c.presenceEnabled && c.readPresence && !c.stopped
 		c.mu.Unlock()
 		if enabled {
 			c.s.push(null, null, c.topic, "presence_diff", payload)
@@ -172,8 +173,16 @@ func (h *hub) pushDiff(key hubKey, chans []*channel, d diff) {
 	}
 }
 
-// pushPresenceState sends the topic's presences to c.
+// pushPresenceState sends the topic's presences to c, unless c may not
+// read them (presence_handler.ex's sync: nothing for a private channel
+// without presence read).
 func (c *channel) pushPresenceState() {
+	c.mu.Lock()
+	read := c.readPresence
+	c.mu.Unlock()
+	if !read {
+		return
+	}
 	h := c.s.srv.hub
 	h.mu.Lock()
 	var state map[string]map[string][]meta

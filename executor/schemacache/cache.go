@@ -19,12 +19,14 @@ type Cache struct {
 	Functions map[string]map[string][]*Function
 	// RoleSettings are, by role name, the settings PostgreSQL would give
 	// the role at login (ALTER ROLE ... SET, the database-specific ones
-	// winning) and that a request switched to it runs with.
+	// winning) and that a request switched to it runs with; pgrest's own
+	// limits (pgrst.db_max_cost, pgrst.rate_limit.*) are not among them.
 	RoleSettings map[string][]Setting
 	// PostGISSchema is the schema PostGIS is installed in, "" without it.
 	PostGISSchema string
-	// roleMaxCost are the roles' own query cost limits (rolemaxcost.go).
-	roleMaxCost map[string]int64
+	// limits are the roles' own limits, which their settings give
+	// (rolelimits.go); RoleSettings leaves those settings out.
+	limits roleLimits
 
 	// mediaHandlers are the media type handlers (see MediaHandler).
 	mediaHandlers map[MediaHandlerKey]*MediaHandler

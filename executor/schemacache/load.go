@@ -28,6 +28,9 @@ type Querier interface {
 //
 // q is a *pgx.Conn, a *pgxpool.Conn, a pgx.Tx, or a *pgxpool.Pool, of
 // which Load takes a connection for the time of the load.
+//
+// When a role setting of pgrest's is not valid, Load returns a
+// *RoleSettingError and the cache too, without any role's limits.
 func Load(ctx context.Context, q Querier, schemas []string) (*Cache, error) {
 	var conn *pgx.Conn
 	switch c := q.(type) {
@@ -55,11 +58,16 @@ func Load(ctx context.Context, q Querier, schemas []string) (*Cache, error) {
 	if err := runPipelined(ctx, conn, schemas, l.queries()); err != nil {
 		return nil, err
 	}
+	limits, session, err := readRoleLimits(l.cat.RoleSettings)
+	l.cat.RoleSettings = session
 	c := Build(l.cat)
-	var err error
-	if c.roleMaxCost, err = roleMaxCosts(l.cat.RoleSettings); err != nil {
-		return nil, err
+	if err != nil {
+		// The cache is built all the same, without any role's limits:
+		// a reload keeps the limits of the cache in use (WithRoleLimitsOf)
+		// and serves the rest of what it read.
+		return c, err
 	}
+	c.limits = limits
 	return c, nil
 }
 

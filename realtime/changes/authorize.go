@@ -76,6 +76,13 @@ func columnPrivileges(ctx context.Context, pool *pgxpool.Pool, rel *relation, ro
 // pipelined batch, which PostgreSQL runs as one implicit transaction:
 // one round trip, and the settings end with it. It returns the indexes
 // (0-based) of keys whose rows who may see.
+//
+// The transaction commits, and the connection is the REST API's: what
+// the table's policies, run as who, left at session level (a setting, SET
+// ROLE, a temporary table, LISTEN, an advisory lock) would stay on it for
+// the next request, so it goes back to the pool with the executor's
+// session reset, or closed. Each of the identities a round checks at once
+// (visibilityWorkers) takes and resets a connection of its own.
 func visibleRows(ctx context.Context, pool *pgxpool.Pool, legacy bool, rel *relation, who Identity, keys []json.RawMessage) (map[int]bool, error) {
 	settings, err := executor.IdentitySettings(who.Role, who.Claims, legacy)
 	if err != nil {
@@ -92,7 +99,17 @@ func visibleRows(ctx context.Context, pool *pgxpool.Pool, legacy bool, rel *rela
 	var b pgx.Batch
 	b.Queue(settings.SQL.String(), args...)
 	b.Queue(rel.visible, string(arg))
-	br := pool.SendBatch(ctx, &b)
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer executor.ReleaseReset(ctx, conn)
+	return readVisible(conn.SendBatch(ctx, &b))
+}
+
+// readVisible reads visibleRows' batch: the settings, then the 1-based
+// positions of the visible rows.
+func readVisible(br pgx.BatchResults) (map[int]bool, error) {
 	defer br.Close()
 	if _, err := br.Exec(); err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/pgrest/caddy-pgrest/executor"
 	"github.com/pgrest/caddy-pgrest/executor/sqltext"
 )
 
@@ -190,11 +191,19 @@ func (f *Feed) checkFilters(ctx context.Context, who Identity, t publishedTable,
 	if len(filters) == 0 {
 		return nil, nil
 	}
-	tx, err := f.pool.Begin(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback(context.Background())
+	// The values go through the columns' types' input functions (a
+	// domain's CHECK may call any function): the connection goes back
+	// with the executor's session reset.
+	var out []filter
+	err = executor.InRolledBackTx(ctx, f.pool, func(tx pgx.Tx) (err error) {
+		out, err = canonicalFilters(ctx, tx, t, filters, readable)
+		return err
+	})
+	return out, err
+}
+
+// canonicalFilters is checkFilters' work in its transaction.
+func canonicalFilters(ctx context.Context, tx pgx.Tx, t publishedTable, filters []filter, readable map[string]bool) ([]filter, error) {
 	if _, err := tx.Exec(ctx, "select set_config('TimeZone', 'UTC', true)"); err != nil {
 		return nil, err
 	}

@@ -138,15 +138,7 @@ func TestCostGuardPlanRequestStillWorks(t *testing.T) {
 
 func TestCostGuardInvalidLimitIsAStartupError(t *testing.T) {
 	for _, v := range []string{"-1", "lots", "4294967296"} {
-		_, _, err := pgresttest.Serve(directives("db_max_cost "+v), pgresttest.Options{})
-		if err == nil {
-			_ = pgresttest.Stop()
-			t.Errorf("db_max_cost %s: started", v)
-			continue
-		}
-		if !strings.Contains(err.Error(), "db_max_cost") {
-			t.Errorf("db_max_cost %s: error %v does not name the setting", v, err)
-		}
+		pgresttest.ExpectRefusedStart(t, directives("db_max_cost "+v), "db_max_cost "+v, "db_max_cost")
 	}
 }
 
@@ -181,5 +173,42 @@ func TestCostGuardRefusalsAreCountedAndLogged(t *testing.T) {
 	}
 	if logged != 2 {
 		t.Errorf("%d access log lines carry pgrest_code PGRST195, want 2", logged)
+	}
+}
+
+// A role's pgrst.db_max_cost that is not a valid limit is a startup
+// error naming the setting and the role, as an invalid db_max_cost is:
+// pgrest does not start with that role unguarded, nor retry a schema
+// load that cannot succeed.
+func TestCostGuardInvalidRoleSettingIsAStartupError(t *testing.T) {
+	t.Cleanup(func() { pgtest.Exec(t, superDSN, `alter role webuser reset pgrst.db_max_cost`) })
+	for _, v := range []string{"lots", "-1", "4294967296"} {
+		pgtest.Exec(t, superDSN, `alter role webuser set pgrst.db_max_cost = '`+v+`'`)
+		pgresttest.ExpectRefusedStart(t, directives(), "webuser's pgrst.db_max_cost "+v, "pgrst.db_max_cost", `"webuser"`)
+	}
+}
+
+// On a schema reload, a role's pgrst.db_max_cost that is not valid is
+// logged naming the setting and the role, and the limits of the last good
+// load stay in force; the rest of the schema loads.
+func TestCostGuardInvalidRoleSettingOnReloadKeepsTheLastLimits(t *testing.T) {
+	logFile := filepath.Join(t.TempDir(), "pgrest.log")
+	s := pgresttest.StartWith(t, directives(), pgresttest.Options{LogFile: logFile})
+	expectRefused(t, s.Get(t, "/pairs"), "1000")
+
+	t.Cleanup(func() {
+		pgtest.Exec(t, superDSN, `alter role web_anon set pgrst.db_max_cost = '1000'; drop table if exists api.after_reload`)
+	})
+	pgtest.Exec(t, superDSN, `alter role web_anon set pgrst.db_max_cost = 'lots';
+		create table api.after_reload (id int); grant select on api.after_reload to web_anon;
+		notify pgrst, 'reload schema'`)
+	waitForStatus(t, s, "/after_reload", http.StatusOK).Expect(t, http.StatusOK, `[]`, nil)
+	expectRefused(t, s.Get(t, "/pairs"), "1000")
+	log, err := os.ReadFile(logFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !pgresttest.LogHasLine(string(log), "error", "pgrst.db_max_cost", "web_anon") {
+		t.Errorf("no error log line names web_anon's pgrst.db_max_cost:\n%s", log)
 	}
 }

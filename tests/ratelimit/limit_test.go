@@ -145,11 +145,13 @@ func TestALimitCountsOnlyItsKinds(t *testing.T) {
 
 // A role's quota comes from the database (ALTER ROLE ... SET
 // pgrst.rate_limit.<name>) and changes with a schema reload, without a
-// restart; a token's quota claim gives its bearer's; a value that does
-// not parse is the limit's own, never an error.
+// restart (a value that does not parse keeps the last good one); a
+// token's quota claim gives its bearer's, and one that does not parse is
+// the limit's own, never an error.
 func TestQuotasFromTheDatabaseAndTheToken(t *testing.T) {
+	logFile := filepath.Join(t.TempDir(), "pgrest.log")
 	s := pgresttest.StartWith(t, dirs(limit("per_role", "key role claim:$.sub", "rate 1/d", "burst 1000", "quota_claim $.quota")),
-		pgresttest.Options{})
+		pgresttest.Options{LogFile: logFile})
 	premium := pgresttest.Bearer(pgresttest.Token(t, jwtSecret, jwt.MapClaims{"role": "rl_premium"}))
 	policy := func(auth []string) string {
 		t.Helper()
@@ -172,8 +174,23 @@ func TestQuotasFromTheDatabaseAndTheToken(t *testing.T) {
 	t.Cleanup(func() { _ = execSQL(`alter role rl_premium reset pgrst.rate_limit.per_role`) })
 	setQuota("100/s burst 1000")
 	waitFor(t, func() bool { return policy(premium) == `"per_role";q=100;w=1` }, "the role's quota after the reload")
+	// A value that does not parse is logged on reload and the quotas of
+	// the last good load stay (the rest of the schema loads: the table
+	// made with it is served).
+	t.Cleanup(func() { _ = execSQL(`drop table if exists rl.after_reload`) })
+	if err := execSQL(`create table rl.after_reload (id int); grant select on rl.after_reload to rl_premium`); err != nil {
+		t.Fatal(err)
+	}
 	setQuota("lots")
-	waitFor(t, func() bool { return policy(premium) == `"per_role";q=1;w=86400` }, "the limit's own quota for a bad role setting")
+	waitFor(t, func() bool { return s.Get(t, "/after_reload", premium...).Status == http.StatusOK }, "the reload")
+	if got := policy(premium); got != `"per_role";q=100;w=1` {
+		t.Errorf("after a reload with a bad role setting: %q, want the last good quota", got)
+	}
+	if log, err := os.ReadFile(logFile); err != nil {
+		t.Fatal(err)
+	} else if !pgresttest.LogHasLine(string(log), "error", "pgrst.rate_limit.per_role", "rl_premium") {
+		t.Errorf("no error log line names rl_premium's pgrst.rate_limit.per_role:\n%s", log)
+	}
 
 	for _, tc := range []struct {
 		quota any
@@ -254,4 +271,90 @@ func mustRequest(t *testing.T, s *pgresttest.Server, path string) *http.Request 
 		t.Fatal(err)
 	}
 	return req
+}
+
+// A role's pgrst.rate_limit.<name> that is not a quota is a startup
+// error naming the setting and the role.
+func TestAnInvalidRoleQuotaIsAStartupError(t *testing.T) {
+	t.Cleanup(func() { _ = execSQL(`alter role rl_premium reset pgrst.rate_limit.per_role`) })
+	for _, v := range []string{"lots", "100/s burst", "0/s", "100/s burst 0"} {
+		if err := execSQL(`alter role rl_premium set pgrst.rate_limit.per_role = '` + v + `'`); err != nil {
+			t.Fatal(err)
+		}
+		pgresttest.ExpectRefusedStart(t, dirs(limit("per_role", "key role", "rate 10/s")),
+			fmt.Sprintf("rl_premium's pgrst.rate_limit.per_role %q", v), "pgrst.rate_limit.per_role", `"rl_premium"`)
+	}
+}
+
+// A quota claim that is malformed in any way (a nested path that is not
+// there, a claim of the wrong type, numbers past every bound) is the
+// limit's own quota: the request is counted and answered, never a 4xx or
+// 5xx of its own.
+func TestAMalformedQuotaClaimIsTheLimitsDefault(t *testing.T) {
+	s := pgresttest.StartWith(t, dirs(limit("nested", "key claim:$.sub", "rate 1/d", "burst 1000", "quota_claim $.plan.quota")),
+		pgresttest.Options{})
+	const def = `"nested";q=1;w=86400`
+	for i, plan := range []any{
+		nil,
+		"basic",
+		[]any{"10/s"},
+		map[string]any{},
+		map[string]any{"quota": nil},
+		map[string]any{"quota": true},
+		map[string]any{"quota": 1e300},
+		map[string]any{"quota": map[string]any{"rate": "10/s"}},
+		map[string]any{"quota": "99999999999999999999/s"},
+		map[string]any{"quota": "1000000001/s"},
+		map[string]any{"quota": "10/s burst 99999999999999999999"},
+		map[string]any{"quota": "10/s burst -1"},
+		map[string]any{"quota": "-10/s"},
+		map[string]any{"quota": strings.Repeat("9", 5000) + "/s"},
+	} {
+		claims := jwt.MapClaims{"role": fixtures.UserRole, "sub": fmt.Sprint("client-", i)}
+		if plan != nil {
+			claims["plan"] = plan
+		}
+		res := s.Get(t, "/items", pgresttest.Bearer(pgresttest.Token(t, jwtSecret, claims))...)
+		if res.Status != http.StatusOK || res.Header.Get("RateLimit-Policy") != def {
+			t.Errorf("plan %v: status %d, RateLimit-Policy %q, want 200 and %q: %.200s",
+				plan, res.Status, res.Header.Get("RateLimit-Policy"), def, res.Body)
+		}
+	}
+	// The path does work: a well-formed nested quota is taken.
+	claims := jwt.MapClaims{"role": fixtures.UserRole, "sub": "client-ok", "plan": map[string]any{"quota": "50/m"}}
+	if got := s.Get(t, "/items", pgresttest.Bearer(pgresttest.Token(t, jwtSecret, claims))...).Header.Get("RateLimit-Policy"); got != `"nested";q=50;w=60` {
+		t.Errorf("a well-formed nested quota: RateLimit-Policy %q", got)
+	}
+}
+
+// A role's limits are pgrest's configuration, not settings of its
+// sessions: a request as the role does not run with them (PostgREST
+// v16.2 passes set_config only the role settings its authenticator's
+// pg_settings knows, which pgrst.* names are not), while its other custom
+// settings still apply.
+func TestARolesLimitsAreNotSessionSettings(t *testing.T) {
+	if err := execSQL(`create function rl.setting(name text) returns text language sql stable as 'select current_setting(name, true)';
+		grant execute on function rl.setting(text) to rl_premium;
+		alter role rl_premium set pgrst.rate_limit.per_role = '100/s';
+		alter role rl_premium set pgrst.db_max_cost = '0';
+		alter role rl_premium set app.note = 'kept'`); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = execSQL(`drop function rl.setting(text); alter role rl_premium reset pgrst.rate_limit.per_role;
+			alter role rl_premium reset pgrst.db_max_cost; alter role rl_premium reset app.note`)
+	})
+	s := pgresttest.StartWith(t, dirs(limit("per_role", "key role", "rate 1/d", "burst 1000")), pgresttest.Options{})
+	premium := pgresttest.Bearer(pgresttest.Token(t, jwtSecret, jwt.MapClaims{"role": "rl_premium"}))
+	// The limits see the role's quota once the schema cache is loaded,
+	// which the first request waits for.
+	s.Get(t, "/items").ExpectStatus(t, http.StatusOK)
+	for name, want := range map[string]string{
+		"pgrst.rate_limit.per_role": `null`,
+		"pgrst.db_max_cost":         `null`,
+		"app.note":                  `"kept"`,
+	} {
+		res := s.Get(t, "/rpc/setting?name="+name, premium...)
+		res.Expect(t, http.StatusOK, want, map[string]string{"RateLimit-Policy": `"per_role";q=100;w=1`})
+	}
 }
