@@ -185,8 +185,7 @@ func (s *socket) join(m message) {
 	s.channels[m.Topic] = c
 	s.mu.Unlock()
 
-	s.reply(m, "ok", map[string]any{"postgres_changes": c.boundReplies()})
-	s.srv.hub.add(c)
+	s.srv.hub.add(c, s.replyFrame(m, "ok", map[string]any{"postgres_changes": c.boundReplies()}))
 	c.mu.Lock()
 	c.armExpiry()
 	presence := c.presenceEnabled

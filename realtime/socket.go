@@ -153,7 +153,12 @@ func (s *socket) push(joinRef, ref json.RawMessage, topic, event string, payload
 
 // reply answers a message with phx_reply.
 func (s *socket) reply(m message, status string, response any) {
-	s.push(m.JoinRef, m.Ref, m.Topic, "phx_reply", map[string]any{"status": status, "response": response})
+	s.enqueue(s.replyFrame(m, status, response))
+}
+
+// replyFrame is reply's message, for a caller that queues it itself.
+func (s *socket) replyFrame(m message, status string, response any) frame {
+	return frame{data: encodeText(s.vsn, m.JoinRef, m.Ref, m.Topic, "phx_reply", map[string]any{"status": status, "response": response})}
 }
 
 // errorReply answers with phx_reply {"status":"error","response":{"reason":…}}.
