@@ -65,6 +65,7 @@ func TestDefaults(t *testing.T) {
 			RealtimeMaxMessageSize: 1 << 20,
 			RealtimeQueueSize:      1024,
 			RealtimeMaxChannels:    100,
+			RealtimeResumeWindow:   caddy.Duration(30 * time.Second),
 		},
 	}
 	if !reflect.DeepEqual(h, want) {

@@ -271,6 +271,8 @@ var params = []param{
 		doc: "messages a socket's outbound queue holds; a socket that falls further behind is disconnected"},
 	{name: "realtime_max_channels", kind: kindInt, min: 1, pgrest: true, def: realtime.DefaultMaxChannels,
 		doc: "the most channels one socket may join (Supabase's `max_channels_per_client`)"},
+	{name: "realtime_resume_window", kind: kindDuration, pgrest: true, def: caddy.Duration(realtime.DefaultResumeWindow),
+		doc: "how long a client whose socket dropped may rejoin and get the `postgres_changes` it missed, on any node (see Realtime)"},
 
 	// PostgREST's parameters whose concern is Caddy's.
 	{name: "admin_server_host", caddy: "pgrest has no admin server of its own: Caddy's admin endpoint is the `admin` global option, " +
