@@ -22,6 +22,9 @@ import (
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
 	"github.com/pgrest/caddy-pgrest/executor"
+	"github.com/pgrest/caddy-pgrest/executor/dbpool"
+	"github.com/pgrest/caddy-pgrest/executor/replicas"
+	"github.com/pgrest/caddy-pgrest/executor/schemasource"
 	"github.com/pgrest/caddy-pgrest/realtime"
 )
 
@@ -183,7 +186,7 @@ type Handler struct {
 	pool    *sharedPool
 	poolKey poolKey
 	// replicas are db_replicas' shared set, nil without replicas.
-	replicas    *executor.ReplicaSet
+	replicas    *replicas.Set
 	replicasKey replicasKey
 	// live holds what serves requests: the token verifier, the executor
 	// and the schema cache, rebuilt when the in-database configuration
@@ -257,14 +260,14 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		return err
 	}
 
-	pc := executor.PoolConfig{URI: dbURI, MaxConns: int32(h.DBPool),
+	pc := dbpool.Config{URI: dbURI, MaxConns: int32(h.DBPool),
 		MaxConnLifetime: time.Duration(h.DBPoolMaxLifetime), MaxConnIdleTime: time.Duration(h.DBPoolMaxIdletime)}
 	key := poolKeyFor(pc)
 	val, _, err := pools.LoadOrNew(key, func() (caddy.Destructor, error) {
 		// The pool outlives this config (the next config takes it over on
 		// reload), so it does not take the config's context; the usage
 		// pool's Destruct ends it.
-		p, err := executor.NewPool(context.Background(), pc)
+		p, err := dbpool.New(context.Background(), pc)
 		if err != nil {
 			return nil, err
 		}
@@ -357,13 +360,13 @@ func takeSource(pool *sharedPool, key poolKey, dbURI string, schemas []string, a
 		// config with a new pool for the same database and schemas starts
 		// with the cache of the old one, still running until the new
 		// config is in place.
-		src := executor.NewSchemaSource(pool.Pool, schemas, acquireTimeout, logger)
+		src := schemasource.New(pool.Pool, schemas, acquireTimeout, logger)
 		src.SetObserver(metricsObserver{})
 		if seed != nil {
-			src.Seed(seed.SchemaSource)
+			src.Seed(seed.Source)
 		}
 		src.Start(context.Background())
-		return &sharedSource{SchemaSource: src, content: content}, nil
+		return &sharedSource{Source: src, content: content}, nil
 	})
 	if err != nil {
 		return nil, skey, false, fmt.Errorf("creating the schema cache: %w", err)
@@ -579,16 +582,16 @@ func (h *Handler) Cleanup() error {
 }
 
 // pools holds the connection pools shared by handlers with the same
-// PoolConfig, across handlers and across config reloads: Caddy provisions
+// dbpool.Config, across handlers and across config reloads: Caddy provisions
 // the new config before it cleans up the old one, so the reference count
 // never drops to zero on a reload and the pool stays open.
 var pools = caddy.NewUsagePool()
 
-// poolKey identifies a pool: a digest of the PoolConfig, so the
+// poolKey identifies a pool: a digest of the dbpool.Config, so the
 // connection string's password is not kept as a map key.
 type poolKey [sha256.Size]byte
 
-func poolKeyFor(pc executor.PoolConfig) poolKey {
+func poolKeyFor(pc dbpool.Config) poolKey {
 	h := sha256.New()
 	_ = binary.Write(h, binary.BigEndian, pc.MaxConns)
 	_ = binary.Write(h, binary.BigEndian, int64(pc.MaxConnLifetime))
@@ -662,14 +665,14 @@ func sourceWithContent(content contentKey) *sharedSource {
 
 // sharedSource is a schema source as the usage pool holds it.
 type sharedSource struct {
-	*executor.SchemaSource
+	*schemasource.Source
 	content contentKey
 	closed  atomic.Bool
 }
 
 // Destruct stops the loader once the last handler using it is gone.
 func (s *sharedSource) Destruct() error {
-	s.SchemaSource.Close()
+	s.Source.Close()
 	s.closed.Store(true)
 	return nil
 }

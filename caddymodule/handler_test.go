@@ -17,6 +17,7 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/pgrest/caddy-pgrest/executor"
+	"github.com/pgrest/caddy-pgrest/executor/dbpool"
 )
 
 // testDBURI names a port nothing listens on: nothing here needs a database.
@@ -64,6 +65,7 @@ func TestDefaults(t *testing.T) {
 			RealtimeMaxMessageSize: 1 << 20,
 			RealtimeQueueSize:      1024,
 			RealtimeMaxChannels:    100,
+			RealtimeResumeWindow:   caddy.Duration(30 * time.Second),
 		},
 	}
 	if !reflect.DeepEqual(h, want) {
@@ -228,14 +230,14 @@ func TestAppSettingsAreSortedAndResolved(t *testing.T) {
 }
 
 func TestPoolKey(t *testing.T) {
-	a := poolKeyFor(executor.PoolConfig{URI: testDBURI, MaxConns: 10})
-	if a != poolKeyFor(executor.PoolConfig{URI: testDBURI, MaxConns: 10}) {
+	a := poolKeyFor(dbpool.Config{URI: testDBURI, MaxConns: 10})
+	if a != poolKeyFor(dbpool.Config{URI: testDBURI, MaxConns: 10}) {
 		t.Error("equal pool configs give different keys")
 	}
-	if a == poolKeyFor(executor.PoolConfig{URI: testDBURI, MaxConns: 11}) {
+	if a == poolKeyFor(dbpool.Config{URI: testDBURI, MaxConns: 11}) {
 		t.Error("a different db_pool gives the same key")
 	}
-	if a == poolKeyFor(executor.PoolConfig{URI: testDBURI + "x", MaxConns: 10}) {
+	if a == poolKeyFor(dbpool.Config{URI: testDBURI + "x", MaxConns: 10}) {
 		t.Error("a different db_uri gives the same key")
 	}
 	if strings.Contains(string(a[:]), "pw@") {
@@ -268,7 +270,7 @@ func TestProvision(t *testing.T) {
 		if err := provision(t, &h); err != nil {
 			t.Fatal(err)
 		}
-		if want := poolKeyFor(executor.PoolConfig{URI: testDBURI, MaxConns: 10,
+		if want := poolKeyFor(dbpool.Config{URI: testDBURI, MaxConns: 10,
 			MaxConnLifetime: 30 * time.Minute, MaxConnIdleTime: 30 * time.Second}); h.poolKey != want {
 			t.Error("the pool was not made from the resolved db_uri")
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/pgrest/caddy-pgrest/executor"
 	"github.com/pgrest/caddy-pgrest/executor/openapi"
+	"github.com/pgrest/caddy-pgrest/executor/replicas"
 	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/ratelimit"
 	"github.com/pgrest/caddy-pgrest/realtime"
@@ -229,10 +230,10 @@ var params = []param{
 		check: func(h *Handler) error { return noBlankItem("db_replicas", "connection string", h.DBReplicas) },
 		doc:   "connection strings of read replicas, for the authenticator, separated by spaces; reads run on them (see Read replicas)"},
 	{name: "db_replica_max_lag", kind: kindDuration, pgrest: true,
-		def: caddy.Duration(executor.DefaultReplicaMaxLag), defElsewhere: true,
+		def: caddy.Duration(replicas.DefaultMaxLag), defElsewhere: true,
 		doc: "a replica further behind the primary serves no reads"},
 	{name: "db_replica_check_interval", kind: kindDuration, pgrest: true,
-		def: caddy.Duration(executor.DefaultReplicaCheckInterval), defElsewhere: true,
+		def: caddy.Duration(replicas.DefaultCheckInterval), defElsewhere: true,
 		doc: "how often each replica's health and lag are checked"},
 	{name: "rate_limit", kind: kindRateLimit, pgrest: true, defDoc: "none",
 		check: func(h *Handler) error {
@@ -270,6 +271,8 @@ var params = []param{
 		doc: "messages a socket's outbound queue holds; a socket that falls further behind is disconnected"},
 	{name: "realtime_max_channels", kind: kindInt, min: 1, pgrest: true, def: realtime.DefaultMaxChannels,
 		doc: "the most channels one socket may join (Supabase's `max_channels_per_client`)"},
+	{name: "realtime_resume_window", kind: kindDuration, pgrest: true, def: caddy.Duration(realtime.DefaultResumeWindow),
+		doc: "how long a client whose socket dropped may rejoin and get the `postgres_changes` it missed, on any node (see Realtime)"},
 
 	// PostgREST's parameters whose concern is Caddy's.
 	{name: "admin_server_host", caddy: "pgrest has no admin server of its own: Caddy's admin endpoint is the `admin` global option, " +

@@ -41,7 +41,7 @@ var surfaceNames = []string{
 	"log_level", "log_query", "max_body_size",
 	"openapi_mode", "openapi_security_active", "openapi_server_proxy_uri", "openapi_version",
 	"realtime_enabled", "realtime_max_channels", "realtime_max_message_size", "realtime_node_name",
-	"realtime_path", "realtime_publication", "realtime_queue_size",
+	"realtime_path", "realtime_publication", "realtime_queue_size", "realtime_resume_window",
 	"server_cors_allowed_origins", "server_host", "server_port", "server_reuseport",
 	"server_timing_enabled", "server_trace_header", "server_unix_socket", "server_unix_socket_mode",
 	"url_use_legacy_target_names",

@@ -70,6 +70,7 @@ var sampleValues = map[string]string{
 	"realtime_max_message_size":   "256KiB",
 	"realtime_queue_size":         "64",
 	"realtime_max_channels":       "10",
+	"realtime_resume_window":      "10s",
 }
 
 func TestEveryPostgRESTParameterIsASubdirective(t *testing.T) {

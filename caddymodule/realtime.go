@@ -5,7 +5,9 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"time"
 
+	"github.com/caddyserver/caddy/v2"
 	"github.com/jackc/pgx/v5"
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
@@ -44,6 +46,12 @@ type RealtimeSettings struct {
 
 	// The most channels one socket may join. Default: 100.
 	RealtimeMaxChannels int `json:"realtime_max_channels,omitempty"`
+
+	// How long a client whose socket dropped may rejoin its channels
+	// and get the postgres_changes committed meanwhile; each node keeps
+	// the changes it dispatched that long (at most 32 MiB of them).
+	// Default: 30s.
+	RealtimeResumeWindow caddy.Duration `json:"realtime_resume_window,omitempty"`
 }
 
 // checkRealtimePath refuses a realtime_path that is no absolute path.
@@ -88,6 +96,7 @@ func (h *Handler) startRealtime() error {
 		QueueFrames:     h.RealtimeQueueSize,
 		MaxChannels:     h.RealtimeMaxChannels,
 		Feed:            feed,
+		ResumeWindow:    time.Duration(h.RealtimeResumeWindow),
 		Logger:          h.logger.Named("realtime"),
 	})
 	return nil

@@ -40,7 +40,8 @@ func (h *Handler) startChangeFeed(node string) (realtime.ChangeFeed, error) {
 	val, _, err := feeds.LoadOrNew(key, func() (caddy.Destructor, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Duration(h.DBPoolAcquisitionTimeout)+30*time.Second)
 		defer cancel()
-		f, err := changes.Start(ctx, changes.Config{ConnString: h.live.dbURI, Publication: h.RealtimePublication, SlotName: slot},
+		f, err := changes.Start(ctx, changes.Config{ConnString: h.live.dbURI, Publication: h.RealtimePublication, SlotName: slot,
+			ReplayWindow: time.Duration(h.RealtimeResumeWindow)},
 			pool, logger)
 		if err != nil {
 			return nil, err

@@ -13,6 +13,8 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/pgrest/caddy-pgrest/executor"
+	"github.com/pgrest/caddy-pgrest/executor/dbpool"
+	"github.com/pgrest/caddy-pgrest/executor/replicas"
 )
 
 // ReplicaSettings are pgrest's read replicas, which PostgREST does not
@@ -44,12 +46,12 @@ type ReplicaSettings struct {
 // Every replica must log in as the authenticator of db_uri: requests
 // switch roles from it, and pgrest refuses to run requests as it, which
 // only holds for the user it knows.
-func (h *Handler) takeReplicas(repl *caddy.Replacer, dbURI, authenticator string, pc executor.PoolConfig,
-	logger *zap.Logger) (*executor.ReplicaSet, replicasKey, error) {
+func (h *Handler) takeReplicas(repl *caddy.Replacer, dbURI, authenticator string, pc dbpool.Config,
+	logger *zap.Logger) (*replicas.Set, replicasKey, error) {
 	if len(h.DBReplicas) == 0 {
 		return nil, replicasKey{}, nil
 	}
-	cfg := executor.ReplicaSetConfig{Pool: pc, PrimaryURI: dbURI,
+	cfg := replicas.Config{Pool: pc, PrimaryURI: dbURI,
 		MaxLag: time.Duration(h.DBReplicaMaxLag), CheckInterval: time.Duration(h.DBReplicaCheckInterval)}
 	for i, raw := range h.DBReplicas {
 		uri, err := resolveSecret(repl, "db_replicas", raw)
@@ -73,21 +75,21 @@ func (h *Handler) takeReplicas(repl *caddy.Replacer, dbURI, authenticator string
 	val, _, err := replicaSets.LoadOrNew(key, func() (caddy.Destructor, error) {
 		// Like the pool, the set outlives this config; the usage pool's
 		// Destruct ends it.
-		rs, err := executor.NewReplicaSet(cfg, logger)
+		rs, err := replicas.New(cfg, logger)
 		if err != nil {
 			return nil, err
 		}
 		rs.Start()
-		return &sharedReplicas{ReplicaSet: rs}, nil
+		return &sharedReplicas{Set: rs}, nil
 	})
 	if err != nil {
 		return nil, key, fmt.Errorf("creating the read replicas: %w", err)
 	}
-	return val.(*sharedReplicas).ReplicaSet, key, nil
+	return val.(*sharedReplicas).Set, key, nil
 }
 
 // releaseReplicas gives back a reference takeReplicas took.
-func releaseReplicas(rs *executor.ReplicaSet, key replicasKey) error {
+func releaseReplicas(rs *replicas.Set, key replicasKey) error {
 	if rs == nil {
 		return nil
 	}
@@ -105,7 +107,7 @@ var replicaSets = caddy.NewUsagePool()
 // so no password is kept as a map key.
 type replicasKey [sha256.Size]byte
 
-func replicasKeyFor(cfg executor.ReplicaSetConfig) replicasKey {
+func replicasKeyFor(cfg replicas.Config) replicasKey {
 	h := sha256.New()
 	pk := poolKeyFor(cfg.Pool)
 	h.Write(pk[:])
@@ -120,14 +122,14 @@ func replicasKeyFor(cfg executor.ReplicaSetConfig) replicasKey {
 
 // sharedReplicas is a replica set as the usage pool holds it.
 type sharedReplicas struct {
-	*executor.ReplicaSet
+	*replicas.Set
 	closed atomic.Bool
 }
 
 // Destruct stops the health checks and closes the replicas' pools once
 // the last handler using them is gone.
 func (s *sharedReplicas) Destruct() error {
-	s.ReplicaSet.Close()
+	s.Set.Close()
 	s.closed.Store(true)
 	return nil
 }
@@ -159,7 +161,7 @@ func (c *replicaCollector) Describe(ch chan<- *prometheus.Desc) {
 }
 
 func (c *replicaCollector) Collect(ch chan<- prometheus.Metric) {
-	seen := map[*executor.ReplicaSet]bool{}
+	seen := map[*replicas.Set]bool{}
 	var primaryReads float64
 	for _, lh := range liveHandlers() {
 		rs := lh.live.replicas

@@ -9,7 +9,7 @@ import (
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 
-	"github.com/pgrest/caddy-pgrest/executor"
+	"github.com/pgrest/caddy-pgrest/executor/dbpool"
 )
 
 func TestReplicaSubdirectives(t *testing.T) {
@@ -59,7 +59,7 @@ func TestReplicasMustLogInAsTheAuthenticator(t *testing.T) {
 	h := validHandler()
 	h.DBReplicas = []string{"postgres://authenticator:pw@127.0.0.1:1/app", "postgres://superuser:pw@127.0.0.1:2/app"}
 	_, _, err := h.takeReplicas(caddy.NewReplacer(), "postgres://authenticator:pw@127.0.0.1:3/app", "authenticator",
-		executor.PoolConfig{MaxConns: 1}, nil)
+		dbpool.Config{MaxConns: 1}, nil)
 	if err == nil || !strings.Contains(err.Error(), `replica 2 logs in as "superuser"`) {
 		t.Fatalf("got %v", err)
 	}

@@ -13,6 +13,8 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/pgrest/caddy-pgrest/executor"
+	"github.com/pgrest/caddy-pgrest/executor/dbconfig"
+	"github.com/pgrest/caddy-pgrest/executor/replicas"
 	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/jwtauth"
 )
@@ -61,7 +63,7 @@ type liveConfig struct {
 	authenticator       string
 	pool                *sharedPool
 	poolKey             poolKey
-	replicas            *executor.ReplicaSet
+	replicas            *replicas.Set
 	logger              *zap.Logger
 	ctx                 context.Context
 
@@ -167,7 +169,7 @@ func (l *liveConfig) build(eff *Handler) (*runtime, error) {
 	if *l.base.DBConfig {
 		cfg.OnReloadConfig = l.reloadConfig
 	}
-	exec, err := executor.NewShared(l.pool.Pool, src.SchemaSource, cfg, l.logger)
+	exec, err := executor.NewShared(l.pool.Pool, src.Source, cfg, l.logger)
 	if err != nil {
 		_, _ = sources.Delete(skey)
 		releaseKeys()
@@ -244,7 +246,7 @@ func (l *liveConfig) reloadConfig() {
 func (l *liveConfig) effective() (*Handler, error) {
 	ctx, cancel := context.WithTimeout(l.ctx, time.Duration(l.base.DBPoolAcquisitionTimeout))
 	defer cancel()
-	settings, err := executor.ReadDBConfig(ctx, l.pool.Pool, l.base.DBPreConfig, dbConfigNames())
+	settings, err := dbconfig.Read(ctx, l.pool.Pool, l.base.DBPreConfig, dbConfigNames())
 	if err != nil {
 		return nil, &dbConfigReadError{err: err}
 	}

@@ -5,7 +5,8 @@
 -- (the email claim of api.login's token), nobody else.
 grant usage on schema realtime to authenticator, web_anon, webuser;
 grant execute on function realtime.authorization_probe(text, text), realtime.node_publish(text),
-  realtime.node_message(bigint) to authenticator;
+  realtime.node_message(bigint), realtime.resume_save(text, pg_lsn, bigint, interval),
+  realtime.resume_take(text) to authenticator;
 grant execute on function realtime.send(jsonb, text, text, boolean) to webuser;
 
 drop policy if exists demo_user_topic_read on realtime.messages;

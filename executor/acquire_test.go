@@ -8,75 +8,37 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
+	"github.com/pgrest/caddy-pgrest/executor/dbpool"
 	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
 
 // The tests of this file take connections from a real pool on a real
-// PostgreSQL, started on first use: what they check is how pgxpool and
-// the pool under it (puddle) treat the context of an acquisition, which
-// no stand-in would show.
+// PostgreSQL, started on first use; how the pool is acquired from is
+// tested in dbpool, what a request makes of it here.
 
-var testDB struct {
-	once    sync.Once
-	cluster *pgtest.Cluster
-	dsn     string
-	err     error
-}
+var testDB pgtest.Lazy
 
 // TestMain stops the cluster a test started; most tests start none.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if testDB.cluster != nil {
-		testDB.cluster.Stop()
-	}
+	testDB.Stop()
 	os.Exit(code)
 }
 
 // testPool makes a pool of size connections on a database of its own.
 func testPool(t *testing.T, size int32) *pgxpool.Pool {
 	t.Helper()
-	testDB.once.Do(func() {
-		if testDB.cluster, testDB.err = pgtest.Start(); testDB.err != nil {
-			return
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		testDB.dsn, testDB.err = testDB.cluster.NewDatabase(ctx, "executor_acquire")
-	})
-	if testDB.err != nil {
-		t.Fatal(testDB.err)
-	}
-	pool, err := NewPool(context.Background(), PoolConfig{URI: testDB.dsn, MaxConns: size})
+	dsn := testDB.Database(t, "executor_acquire")
+	pool, err := dbpool.New(context.Background(), dbpool.Config{URI: dsn, MaxConns: size})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(pool.Close)
 	return pool
 }
-
-// warm opens n connections of pool and leaves them idle.
-func warm(t *testing.T, pool *pgxpool.Pool, n int) {
-	t.Helper()
-	conns := make([]*pgxpool.Conn, 0, n)
-	for range n {
-		c, err := pool.Acquire(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		conns = append(conns, c)
-	}
-	for _, c := range conns {
-		c.Release()
-	}
-}
-
-// waitLimit bounds what the tests wait for, so that a wait that would
-// never end fails instead of hanging; generous for a loaded machine.
-const waitLimit = 30 * time.Second
 
 // countingObserver counts the acquisitions it is told of.
 type countingObserver struct {
@@ -93,156 +55,6 @@ func (o *countingObserver) AcquireEnded(timedOut bool) {
 	if timedOut {
 		o.timeout++
 	}
-}
-
-func TestAcquireIdleNeverWaits(t *testing.T) {
-	pool := testPool(t, 1)
-	ctx := context.Background()
-	e := &Executor{pool: pool, cfg: Config{PoolAcquisitionTimeout: 10 * time.Second}}
-
-	t.Run("an idle connection is taken", func(t *testing.T) {
-		warm(t, pool, 1)
-		conn, _ := e.acquireIdle(ctx, pool)
-		if conn == nil {
-			t.Fatal("no connection, though one was idle")
-		}
-		conn.Release()
-	})
-
-	t.Run("a pool whose connections are all in use answers at once", func(t *testing.T) {
-		// The connection in use is released only once the attempt has
-		// answered, and the executor's own wait would last an hour: an
-		// attempt that waited for either would not answer in time.
-		e := &Executor{pool: pool, cfg: Config{PoolAcquisitionTimeout: time.Hour}}
-		held, err := pool.Acquire(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer held.Release()
-		done := make(chan *pgxpool.Conn, 1)
-		go func() {
-			conn, _ := e.acquireIdle(ctx, pool)
-			done <- conn
-		}()
-		select {
-		case conn := <-done:
-			if conn != nil {
-				conn.Release()
-				t.Fatal("a connection, though the only one is in use")
-			}
-		case <-time.After(waitLimit):
-			t.Fatalf("no answer in %s: the attempt waited for the connection in use", waitLimit)
-		}
-	})
-
-	t.Run("the wait the attempt gives up is the pool's own", func(t *testing.T) {
-		// Past the check of idle connections (another request takes
-		// the last one in between), the pool would wait for a release:
-		// the context must end that wait at once.
-		held, err := pool.Acquire(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		done := make(chan error, 1)
-		go func() {
-			conn, err := pool.Acquire(&noWaitContext{Context: ctx})
-			if conn != nil {
-				conn.Release()
-			}
-			done <- err
-		}()
-		select {
-		case err := <-done:
-			if !errors.Is(err, errWouldWait) {
-				t.Errorf("err = %v, want errWouldWait", err)
-			}
-		case <-time.After(waitLimit):
-			t.Errorf("no answer in %s: the acquisition waited for the connection in use", waitLimit)
-		}
-		held.Release()
-	})
-
-	t.Run("a client gone before the attempt gets no connection", func(t *testing.T) {
-		warm(t, pool, 1)
-		gone, cancel := context.WithCancel(ctx)
-		cancel()
-		conn, err := pool.Acquire(&noWaitContext{Context: gone})
-		if conn != nil {
-			conn.Release()
-		}
-		if !errors.Is(err, context.Canceled) {
-			t.Fatalf("err = %v, want context.Canceled", err)
-		}
-	})
-
-	t.Run("an empty pool starts no connection", func(t *testing.T) {
-		empty := testPool(t, 1)
-		if conn, _ := e.acquireIdle(ctx, empty); conn != nil {
-			conn.Release()
-			t.Fatal("a connection from a pool that had none")
-		}
-		if n := empty.Stat().TotalConns(); n != 0 {
-			t.Fatalf("%d connections opened; the bounded wait is what opens one", n)
-		}
-	})
-}
-
-func TestAcquireIdlePingsAConnectionIdleForLong(t *testing.T) {
-	pool := testPool(t, 1)
-	ctx := context.Background()
-	e := &Executor{pool: pool, cfg: Config{PoolAcquisitionTimeout: 10 * time.Second}}
-
-	t.Run("a live one is pinged and taken", func(t *testing.T) {
-		warm(t, pool, 1)
-		first := takeAndGiveBack(t, pool)
-		time.Sleep(1100 * time.Millisecond) // past pgx's second
-		conn, err := e.acquireIdle(ctx, pool)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if conn == nil {
-			t.Fatal("no connection: the attempt gave up on the one it had to ping")
-		}
-		defer conn.Release()
-		if conn.Conn().PgConn() != first {
-			t.Fatal("another connection than the idle one")
-		}
-	})
-
-	t.Run("a dead one is closed and not taken", func(t *testing.T) {
-		dead := takeAndGiveBack(t, pool)
-		admin := pgtest.Connect(t, testDB.dsn)
-		if _, err := admin.Exec(ctx, "select pg_terminate_backend($1)", dead.PID()); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(1100 * time.Millisecond)
-		conn, err := e.acquireIdle(ctx, pool)
-		if conn != nil {
-			conn.Release()
-			t.Fatal("a connection whose server process was terminated was taken")
-		}
-		if err != nil {
-			t.Fatalf("err = %v: a failed ping is the connection's fault, and the request should wait for another", err)
-		}
-		if !dead.IsClosed() {
-			t.Fatal("the dead connection was not closed")
-		}
-		if n := pool.Stat().TotalConns(); n != 0 {
-			t.Fatalf("%d connections left in the pool, want the dead one gone", n)
-		}
-	})
-}
-
-// takeAndGiveBack takes a connection of pool and releases it at once,
-// so that it sits idle from now; it returns the connection.
-func takeAndGiveBack(t *testing.T, pool *pgxpool.Pool) *pgconn.PgConn {
-	t.Helper()
-	conn, err := pool.Acquire(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Release()
-	return conn.Conn().PgConn()
 }
 
 // While the only connection is in use, an acquisition gives up with
@@ -274,36 +86,5 @@ func TestAcquireWaitsAtMostTheAcquisitionTimeout(t *testing.T) {
 	conn.Release()
 	if obs.started != 3 || obs.ended != 3 || obs.timeout != 1 {
 		t.Fatalf("observer: %d started, %d ended, %d timed out; want 3, 3, 1", obs.started, obs.ended, obs.timeout)
-	}
-}
-
-func TestAConnectionWithACancelInDoubtIsNotUsedAgain(t *testing.T) {
-	pool := testPool(t, 1)
-	ctx := context.Background()
-	conn, err := pool.Acquire(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	marked := conn.Conn().PgConn()
-	marked.CustomData()[unsureCancelKey] = true
-	conn.Release()
-
-	conn, err = pool.Acquire(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Release()
-	if conn.Conn().PgConn() == marked {
-		t.Fatal("the connection whose cancel is in doubt was handed out again")
-	}
-	if !marked.IsClosed() {
-		// Closed by the pool in the background; give it a moment.
-		deadline := time.Now().Add(waitLimit)
-		for !marked.IsClosed() && time.Now().Before(deadline) {
-			time.Sleep(10 * time.Millisecond)
-		}
-		if !marked.IsClosed() {
-			t.Fatal("the connection whose cancel is in doubt was not closed")
-		}
 	}
 }

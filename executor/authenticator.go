@@ -76,8 +76,8 @@ func (e *Executor) refuseAuthenticatorRole(id jwtauth.Identity) *apierr.Error {
 		return nil
 	}
 	refused := RunsAsAuthenticator(id.Role, e.authenticator)
-	if su := e.source.sessionUser.Load(); !refused && su != nil {
-		refused = RunsAsAuthenticator(id.Role, *su)
+	if su, ok := e.source.SessionUser(); !refused && ok {
+		refused = RunsAsAuthenticator(id.Role, su)
 	}
 	if !refused {
 		return nil

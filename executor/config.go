@@ -5,6 +5,7 @@ import (
 
 	"go.uber.org/zap/zapcore"
 
+	"github.com/pgrest/caddy-pgrest/executor/replicas"
 	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
 
@@ -141,5 +142,5 @@ type Config struct {
 	// Replicas, when set, are the read replicas (db_replicas) that
 	// read-only requests run on (see replica_route.go); the caller owns
 	// them.
-	Replicas *ReplicaSet
+	Replicas *replicas.Set
 }

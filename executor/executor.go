@@ -17,6 +17,7 @@ import (
 	apierr "github.com/pgrest/caddy-pgrest/errors"
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
 	"github.com/pgrest/caddy-pgrest/executor/schemacache"
+	"github.com/pgrest/caddy-pgrest/executor/schemasource"
 	"github.com/pgrest/caddy-pgrest/executor/sqlgen"
 	"github.com/pgrest/caddy-pgrest/jwtauth"
 )
@@ -29,7 +30,7 @@ type Executor struct {
 
 	// source loads and holds the schema cache, possibly for other
 	// executors too; ownSource says this executor made it and runs it.
-	source    *SchemaSource
+	source    *schemasource.Source
 	ownSource bool
 	// appSettingPairs are app_settings as the settings statement sets them,
 	// and searchPaths each schema's search_path: the same for every
@@ -54,14 +55,14 @@ func New(pool *pgxpool.Pool, cfg Config, logger *zap.Logger) (*Executor, error) 
 // NewShared makes an Executor over pool that takes its schema cache from
 // source, which the caller made for the same pool and cfg.Schemas and
 // runs (Start, Close).
-func NewShared(pool *pgxpool.Pool, source *SchemaSource, cfg Config, logger *zap.Logger) (*Executor, error) {
+func NewShared(pool *pgxpool.Pool, source *schemasource.Source, cfg Config, logger *zap.Logger) (*Executor, error) {
 	if source == nil {
 		return nil, errors.New("no schema source")
 	}
 	return newExecutor(pool, source, cfg, logger)
 }
 
-func newExecutor(pool *pgxpool.Pool, source *SchemaSource, cfg Config, logger *zap.Logger) (*Executor, error) {
+func newExecutor(pool *pgxpool.Pool, source *schemasource.Source, cfg Config, logger *zap.Logger) (*Executor, error) {
 	if logger == nil {
 		logger = zap.NewNop()
 	}
@@ -79,7 +80,7 @@ func newExecutor(pool *pgxpool.Pool, source *SchemaSource, cfg Config, logger *z
 	}
 	own := source == nil
 	if own {
-		source = NewSchemaSource(pool, cfg.Schemas, cfg.PoolAcquisitionTimeout, logger)
+		source = schemasource.New(pool, cfg.Schemas, cfg.PoolAcquisitionTimeout, logger)
 	}
 	return &Executor{
 		cfg:             cfg,

@@ -15,6 +15,3 @@ type Observer interface {
 	AcquireStarted()
 	AcquireEnded(timedOut bool)
 }
-
-// SetObserver makes s report its loads to o. Call it before Start.
-func (s *SchemaSource) SetObserver(o Observer) { s.observer = o }

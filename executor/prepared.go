@@ -2,10 +2,11 @@ package executor
 
 import (
 	"context"
-	"sync/atomic"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"go.uber.org/zap"
+
+	"github.com/pgrest/caddy-pgrest/executor/schemasource"
 )
 
 // maxPreparedPerConn bounds the statements kept prepared on one
@@ -35,14 +36,6 @@ func (s *statementSet) add(sd *pgconn.StatementDescription) {
 
 const preparedKey = "pgrest.prepared"
 
-// schemaEpoch counts schema cache loads across every executor in the
-// process. Executors with different configurations may share a pool (the
-// same db_uri), and statement names are digests of their text, so the
-// statements on a connection belong to no single executor: a per-executor
-// counter would make two executors reset each other's statements on every
-// switch. A reload anywhere retires them all once.
-var schemaEpoch atomic.Uint64
-
 // preparedOn returns the connection's statement set. After a schema cache
 // reload (a new generation) or when the set is full, the connection's
 // statements are deallocated first: a changed column type could otherwise
@@ -50,7 +43,7 @@ var schemaEpoch atomic.Uint64
 // descriptions go with them. An error means
 // the connection is closed and nothing of the request has run on it.
 func (e *Executor) preparedOn(ctx context.Context, pg *pgconn.PgConn) (*statementSet, error) {
-	gen := schemaEpoch.Load()
+	gen := schemasource.Epoch()
 	s, _ := pg.CustomData()[preparedKey].(*statementSet)
 	if s != nil && s.generation == gen && len(s.statements) < maxPreparedPerConn {
 		return s, nil

@@ -9,6 +9,8 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/pgrest/caddy-pgrest/executor/apirequest"
+	"github.com/pgrest/caddy-pgrest/executor/dbpool"
+	"github.com/pgrest/caddy-pgrest/executor/replicas"
 )
 
 // mayReadFromReplica says whether a request's transaction may run on a
@@ -59,22 +61,16 @@ func (e *Executor) runRouted(ctx context.Context, onReplica bool, spec *txSpec, 
 	if !onReplica || rs == nil || !spec.readOnly {
 		return e.runOnPool(ctx, spec, decide)
 	}
-	n := len(rs.replicas)
-	start := int(rs.next.Add(1) % uint32(n))
-	for i := range n {
-		rep := rs.replicas[(start+i)%n]
-		if !rep.up.Load() {
-			continue
-		}
+	for rep := range rs.Up() {
 		res, outcome, err := e.runOnReplica(ctx, rep, spec, decide)
 		switch outcome {
 		case replicaServed:
 			return res, err
 		case replicaFailed:
-			rs.markDown(rep, err)
+			rs.MarkDown(rep, err)
 		}
 	}
-	rs.primaryReads.Add(1)
+	rs.ReadOnPrimary()
 	return e.runOnPool(ctx, spec, decide)
 }
 
@@ -97,14 +93,14 @@ const (
 )
 
 // runOnReplica runs spec on a connection of rep's pool.
-func (e *Executor) runOnReplica(ctx context.Context, rep *Replica, spec *txSpec, decide txDecision) ([]*txResult, replicaOutcome, error) {
-	conn, err := e.acquireWithin(ctx, rep.pool, false)
+func (e *Executor) runOnReplica(ctx context.Context, rep *replicas.Replica, spec *txSpec, decide txDecision) ([]*txResult, replicaOutcome, error) {
+	conn, err := e.acquireWithin(ctx, rep.Pool(), false)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, replicaServed, e.clientGone(ctx, err)
 		}
 		var connErr *pgconn.ConnectError
-		if st := rep.pool.Stat(); !errors.As(err, &connErr) && st.AcquiredConns() >= st.MaxConns() {
+		if !errors.As(err, &connErr) && dbpool.Full(rep.Pool()) {
 			return nil, replicaBusy, err
 		}
 		return nil, replicaFailed, err
@@ -112,14 +108,14 @@ func (e *Executor) runOnReplica(ctx context.Context, rep *Replica, spec *txSpec,
 	pg := conn.Conn().PgConn()
 	res, err := e.run(ctx, pg, spec, decide)
 	if err == nil && spec.stream.pending() {
-		rep.reads.Add(1)
+		rep.Served()
 		e.releaseAfterStream(ctx, conn, spec.stream)
 		return res, replicaServed, nil
 	}
 	conn.Release()
 	switch {
 	case err == nil:
-		rep.reads.Add(1)
+		rep.Served()
 		return res, replicaServed, nil
 	case ctx.Err() != nil:
 		return nil, replicaServed, e.clientGone(ctx, err)

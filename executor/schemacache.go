@@ -18,17 +18,24 @@ import (
 // for a load attempt it triggers, so requests arriving at start-up or
 // just as the database comes back are not refused needlessly.
 func (e *Executor) schemaCache(ctx context.Context) (*schemacache.Cache, *apierr.Error) {
-	return e.source.current(ctx, e.cfg.PoolAcquisitionTimeout)
+	return e.source.Current(ctx, e.cfg.PoolAcquisitionTimeout)
 }
+
+// Backoff between reconnects of the reload listener, as between failed
+// schema cache loads (see schemasource).
+const (
+	listenMinRetry = 250 * time.Millisecond
+	listenMaxRetry = time.Second
+)
 
 // listen reloads the schema cache on NOTIFY <db_channel>, 'reload schema'
 // (or an empty payload). It holds one connection of its own, outside the
 // pool, and reconnects with backoff; after a reconnect it reloads, since
 // notifications sent while it was away are lost.
 func (e *Executor) listen(ctx context.Context) {
-	retry := minRetry
+	retry := listenMinRetry
 	for ctx.Err() == nil {
-		err := e.listenOnce(ctx, func() { retry = minRetry })
+		err := e.listenOnce(ctx, func() { retry = listenMinRetry })
 		if ctx.Err() != nil {
 			return
 		}
@@ -42,7 +49,7 @@ func (e *Executor) listen(ctx context.Context) {
 			return
 		case <-time.After(retry):
 		}
-		retry = min(retry*2, maxRetry)
+		retry = min(retry*2, listenMaxRetry)
 		e.reloadAfterReconnect()
 	}
 }
@@ -101,22 +108,4 @@ func (e *Executor) reloadAfterReconnect() {
 		e.cfg.OnReloadConfig()
 	}
 	e.notifiedReloadSchema()
-}
-
-func countRelations(c *schemacache.Cache) int {
-	n := 0
-	for _, m := range c.Relations {
-		n += len(m)
-	}
-	return n
-}
-
-func countFunctions(c *schemacache.Cache) int {
-	n := 0
-	for _, m := range c.Functions {
-		for _, fs := range m {
-			n += len(fs)
-		}
-	}
-	return n
 }

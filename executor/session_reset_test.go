@@ -46,7 +46,7 @@ func TestReleaseResetClosesWhatItCannotReset(t *testing.T) {
 	pid := conn.Conn().PgConn().PID()
 	// Another session ends this one's backend, and waits until it has
 	// exited: the reset fails.
-	other, err := pgx.Connect(ctx, testDB.dsn)
+	other, err := pgx.Connect(ctx, testDB.Database(t, "executor_acquire"))
 	if err != nil {
 		t.Fatal(err)
 	}

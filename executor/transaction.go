@@ -177,7 +177,7 @@ func (e *Executor) transactWith(r *http.Request, req *apirequest.Request, cache 
 // renewed and the request runs once more, since nothing of it had run.
 //
 // A client that hangs up cancels ctx: pgx then asks the server to cancel
-// the running statement (see NewPool), the transaction is rolled back and
+// the running statement (see dbpool.New), the transaction is rolled back and
 // the connection goes back to the pool. That is no fault of the server's,
 // so the pool is left alone and the request is not run again.
 func (e *Executor) runOnPool(ctx context.Context, spec *txSpec, decide txDecision) ([]*txResult, error) {

@@ -13,7 +13,10 @@ import (
 // behind an interface so the socket's tests and servers without a
 // publication need no feed.
 type ChangeFeed interface {
-	Subscribe(ctx context.Context, who ChangeIdentity, specs []ChangeSpec, deliver func(ChangeDelivery)) (ChangeSubscription, []ChangeBound, error)
+	// Subscribe subscribes specs for who, resuming after from when it
+	// is not zero (changes.Feed.SubscribeFrom).
+	Subscribe(ctx context.Context, who ChangeIdentity, specs []ChangeSpec, from ChangePosition,
+		deliver func(ChangeDelivery)) (ChangeSubscription, []ChangeBound, error)
 }
 
 // ChangeSubscription is one channel's subscription to changes
@@ -26,6 +29,9 @@ type ChangeSubscription interface {
 	// consumer, the feed closing), Err then says why.
 	Done() <-chan struct{}
 	Err() error
+	// ResumeAt is, once ended, where its client resumes
+	// (changes.Subscription.ResumeAt).
+	ResumeAt(written ChangePosition, wroteAll bool) ChangePosition
 }
 
 // The feed's types, as the socket uses them.
@@ -39,6 +45,8 @@ type (
 	ChangeBound = changes.Bound
 	// ChangeDelivery is one change for one subscription.
 	ChangeDelivery = changes.Delivery
+	// ChangePosition is a place in the stream of changes.
+	ChangePosition = changes.Position
 )
 
 // joinSpec is a spec as a join lists it.

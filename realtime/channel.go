@@ -68,6 +68,10 @@ type channel struct {
 	canWrite map[string]bool
 	expiry   *time.Timer
 	changes  ChangeSubscription
+	sink     *changeSink
+	// resumeKey is what a rejoin after a dropped socket matches to
+	// resume the changes ("" when it cannot, resume.go).
+	resumeKey string
 	// specs are the join's postgres_changes, kept to subscribe again
 	// when a refreshed token may see what the first could not.
 	specs   []ChangeSpec
@@ -167,7 +171,8 @@ func (s *socket) join(m message) {
 			s.errorReply(m, "RealtimeDisabledForConfiguration: postgres_changes is not enabled on this server (realtime_publication)")
 			return
 		}
-		sink, subscribeErr = c.subscribeChanges(ctx, id)
+		c.resumeKey = s.srv.resumeKey(id, c.key, c.specs)
+		sink, subscribeErr = c.subscribeChanges(ctx, id, s.srv.takeResume(ctx, c.resumeKey))
 	}
 	s.mu.Lock()
 	select {
@@ -180,8 +185,7 @@ func (s *socket) join(m message) {
 	s.channels[m.Topic] = c
 	s.mu.Unlock()
 
-	s.reply(m, "ok", map[string]any{"postgres_changes": c.boundReplies()})
-	s.srv.hub.add(c)
+	s.srv.hub.add(c, s.replyFrame(m, "ok", map[string]any{"postgres_changes": c.boundReplies()}))
 	c.mu.Lock()
 	c.armExpiry()
 	presence := c.presenceEnabled
@@ -392,7 +396,7 @@ func (c *channel) refresh(m message) {
 	}
 	if retry {
 		ctx, cancel := context.WithTimeout(c.s.srv.ctx, joinTimeout)
-		sink, msg := c.subscribeChanges(ctx, id)
+		sink, msg := c.subscribeChanges(ctx, id, ChangePosition{})
 		cancel()
 		if sink != nil {
 			c.system("postgres_changes", "ok", "Subscribed to PostgreSQL")

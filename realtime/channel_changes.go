@@ -40,10 +40,30 @@ type changeSink struct {
 	ready   bool
 	pending []ChangeDelivery
 	ids     map[uint32]uint32
+	// received is the position of the last delivery given to the sink,
+	// written that of the last one written to the socket (or skipped).
+	received, written ChangePosition
+}
+
+// progress is where the socket got to: the position of the last
+// delivery written, and whether every delivery given was written.
+func (k *changeSink) progress() (ChangePosition, bool) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.written, k.written == k.received
+}
+
+func (k *changeSink) wrote(pos ChangePosition) {
+	k.mu.Lock()
+	if pos.After(k.written) {
+		k.written = pos
+	}
+	k.mu.Unlock()
 }
 
 func (k *changeSink) deliver(d ChangeDelivery) {
 	k.mu.Lock()
+	k.received = d.Pos
 	if !k.ready {
 		k.pending = append(k.pending, d)
 		k.mu.Unlock()
@@ -77,17 +97,19 @@ func (k *changeSink) push(ids map[uint32]uint32, d ChangeDelivery) {
 		}
 	}
 	if len(mine) == 0 {
+		k.wrote(d.Pos)
 		return
 	}
-	k.c.s.push(null, null, k.c.topic, "postgres_changes", map[string]any{"ids": mine, "data": d.Data})
+	data := encodeText(k.c.s.vsn, null, null, k.c.topic, "postgres_changes", map[string]any{"ids": mine, "data": d.Data})
+	k.c.s.enqueue(frame{data: data, written: func() { k.wrote(d.Pos) }})
 }
 
 // subscribeChanges subscribes the channel's specs for id. On success it
 // returns the sink, still closed; on a refusal, the text for the
 // client.
-func (c *channel) subscribeChanges(ctx context.Context, id identity) (*changeSink, string) {
+func (c *channel) subscribeChanges(ctx context.Context, id identity, from ChangePosition) (*changeSink, string) {
 	sink := &changeSink{c: c}
-	sub, bound, err := c.s.srv.cfg.Feed.Subscribe(ctx, changeIdentity(id), c.specs, sink.deliver)
+	sub, bound, err := c.s.srv.cfg.Feed.Subscribe(ctx, changeIdentity(id), c.specs, from, sink.deliver)
 	if err != nil {
 		var serr *ChangeSubscribeError
 		if errors.As(err, &serr) {
@@ -109,7 +131,19 @@ func (c *channel) subscribeChanges(ctx context.Context, id identity) (*changeSin
 		return nil, "channel closed"
 	}
 	c.changes = sub
+	c.sink = sink
 	c.mu.Unlock()
 	go c.watchChanges(sub)
 	return sink, ""
+}
+
+// resumable is the channel's change subscription, for its client to
+// resume when it rejoins; nil when there is nothing to resume.
+func (c *channel) resumable() *resumable {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.resumeKey == "" || c.changes == nil || c.stopped {
+		return nil
+	}
+	return &resumable{key: c.resumeKey, sub: c.changes, sink: c.sink}
 }

@@ -14,9 +14,9 @@ type feedAdapter struct{ f *changes.Feed }
 
 // Subscribe subscribes through the feed, its refusals turned into
 // ChangeSubscribeError.
-func (a feedAdapter) Subscribe(ctx context.Context, who ChangeIdentity, specs []ChangeSpec,
+func (a feedAdapter) Subscribe(ctx context.Context, who ChangeIdentity, specs []ChangeSpec, from ChangePosition,
 	deliver func(ChangeDelivery)) (ChangeSubscription, []ChangeBound, error) {
-	sub, bound, err := a.f.Subscribe(ctx, who, specs, deliver)
+	sub, bound, err := a.f.SubscribeFrom(ctx, who, specs, from, deliver)
 	if err != nil {
 		var serr *changes.SubscribeError
 		if errors.As(err, &serr) {

@@ -45,10 +45,15 @@ func (h *hub) dropIfEmpty(key hubKey) {
 	}
 }
 
-func (h *hub) add(c *channel) {
+// add puts c in its topic and queues reply, its join's answer, for its
+// client under the same lock: a broadcast takes its snapshot of a topic's
+// channels under that lock, so one sent after the client saw the reply
+// reaches c, and none reaches c's client before the reply.
+func (h *hub) add(c *channel, reply frame) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.topic(c.key).channels[c] = struct{}{}
+	c.s.enqueue(reply)
 }
 
 // remove takes a channel out of its topic, untracking its presence.

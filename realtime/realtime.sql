@@ -10,7 +10,9 @@
 --
 --   grant usage on schema realtime to authenticator, anon, authenticated;
 --   grant execute on function realtime.authorization_probe(text, text),
---     realtime.node_publish(text), realtime.node_message(bigint) to authenticator;
+--     realtime.node_publish(text), realtime.node_message(bigint),
+--     realtime.resume_save(text, pg_lsn, bigint, interval),
+--     realtime.resume_take(text) to authenticator;
 --   grant execute on function realtime.send(jsonb, text, text, boolean),
 --     realtime.broadcast_changes(text, text, text, text, text, record, record, text)
 --     to anon, authenticated;
@@ -86,6 +88,48 @@ create or replace function realtime.node_message(message_id bigint) returns text
   set search_path = ''
   as $$ select body from realtime.node_messages where id = message_id $$;
 revoke all on function realtime.node_message(bigint) from public;
+
+-- resume_points are where clients whose socket dropped resume their
+-- postgres_changes when they rejoin, on any node (the README's Realtime
+-- section, "Resuming"): the position of the change after which the
+-- client has seen nothing, by a hash of its identity, topic and specs,
+-- until expires_at. Unlogged: a point is worth a few seconds, not a
+-- crash recovery.
+create unlogged table if not exists realtime.resume_points (
+  key text primary key,
+  lsn pg_lsn not null,
+  seq bigint not null,
+  expires_at timestamptz not null
+);
+create index if not exists resume_points_expires_at_index on realtime.resume_points (expires_at);
+revoke all on realtime.resume_points from public;
+
+-- resume_save stores a resume point for ttl, dropping the expired ones.
+-- Of two points for one key (two clients of one identity on one topic),
+-- the later is kept: a change is never sent twice.
+create or replace function realtime.resume_save(resume_key text, resume_lsn pg_lsn, resume_seq bigint,
+    ttl interval) returns void
+  language sql volatile security definer
+  set search_path = ''
+  as $$
+    delete from realtime.resume_points where expires_at < now();
+    insert into realtime.resume_points as p (key, lsn, seq, expires_at)
+      values (resume_key, resume_lsn, resume_seq, now() + ttl)
+      on conflict (key) do update set lsn = excluded.lsn, seq = excluded.seq, expires_at = excluded.expires_at
+      where (excluded.lsn, excluded.seq) > (p.lsn, p.seq);
+  $$;
+revoke all on function realtime.resume_save(text, pg_lsn, bigint, interval) from public;
+
+-- resume_take takes (deletes) the resume point of a key, if it has not
+-- expired.
+create or replace function realtime.resume_take(resume_key text) returns table (resume_lsn pg_lsn, resume_seq bigint)
+  language sql volatile security definer
+  set search_path = ''
+  as $$
+    with taken as (delete from realtime.resume_points where key = resume_key returning lsn, seq, expires_at)
+    select lsn, seq from taken where expires_at >= now();
+  $$;
+revoke all on function realtime.resume_take(text) from public;
 
 -- authorization_probe inserts a row of topic and extension past
 -- row-level security, for the socket to check, as the joining role and in

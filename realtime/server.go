@@ -30,6 +30,10 @@ const (
 	// DefaultMaxChannels is the most channels one socket may join:
 	// Supabase's max_channels_per_client default.
 	DefaultMaxChannels = 100
+	// DefaultResumeWindow is how long a client whose socket dropped may
+	// rejoin and get the changes it missed: realtime-js reconnects
+	// within seconds (1, 2, 5, then 10 between attempts).
+	DefaultResumeWindow = 30 * time.Second
 )
 
 // Config is what a Server needs.
@@ -54,6 +58,10 @@ type Config struct {
 	MaxChannels     int
 	// Feed serves postgres_changes; nil refuses them.
 	Feed ChangeFeed
+	// ResumeWindow is how long a channel whose socket dropped may be
+	// rejoined with the changes it missed (resume.go); 0 turns resuming
+	// off. The feed's replay window should be as long.
+	ResumeWindow time.Duration
 	// LegacyClaims sets request.jwt.claim.<name> per claim instead of
 	// request.jwt.claims in authorization checks (db_legacy_claims).
 	LegacyClaims bool
@@ -72,6 +80,14 @@ type Server struct {
 	mu      sync.Mutex
 	sockets map[*socket]struct{}
 	wg      sync.WaitGroup
+
+	// saving are the resume points being stored, by key; saves counts
+	// them for Close.
+	resumeMu sync.Mutex
+	saving   map[string]chan struct{}
+	saves    sync.WaitGroup
+	// resumeMissing logs once that the resume functions are missing.
+	resumeMissing sync.Once
 }
 
 // New makes a Server and starts its bus.
@@ -96,7 +112,8 @@ func New(cfg Config) *Server {
 	}
 	cfg.Node = node + "-" + hex.EncodeToString(suffix)
 	ctx, cancel := context.WithCancel(context.Background())
-	srv := &Server{cfg: cfg, log: cfg.Logger, ctx: ctx, cancel: cancel, sockets: map[*socket]struct{}{}}
+	srv := &Server{cfg: cfg, log: cfg.Logger, ctx: ctx, cancel: cancel, sockets: map[*socket]struct{}{},
+		saving: map[string]chan struct{}{}}
 	srv.hub = newHub(srv)
 	srv.bus = newBus(srv)
 	srv.bus.start()
@@ -197,7 +214,7 @@ func (srv *Server) Close() error {
 		s.close(websocket.StatusGoingAway, "server shutting down")
 	}
 	done := make(chan struct{})
-	go func() { srv.wg.Wait(); close(done) }()
+	go func() { srv.wg.Wait(); srv.saves.Wait(); close(done) }()
 	select {
 	case <-done:
 	case <-time.After(5 * time.Second):

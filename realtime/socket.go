@@ -39,6 +39,9 @@ type socket struct {
 	wake      chan struct{}
 	done      chan struct{}
 	closeOnce sync.Once
+	// writerDone is closed when the writer has returned: after it, no
+	// frame is written any more (resume points are taken then).
+	writerDone chan struct{}
 
 	mu       sync.Mutex
 	channels map[string]*channel
@@ -48,11 +51,14 @@ type socket struct {
 type frame struct {
 	data   []byte
 	binary bool
+	// written, when set, is called once the frame is written.
+	written func()
 }
 
 func newSocket(srv *Server, conn *websocket.Conn, vsn string, id identity) *socket {
 	return &socket{srv: srv, conn: conn, vsn: vsn, id: id,
-		wake: make(chan struct{}, 1), done: make(chan struct{}), channels: map[string]*channel{}}
+		wake: make(chan struct{}, 1), done: make(chan struct{}), writerDone: make(chan struct{}),
+		channels: map[string]*channel{}}
 }
 
 // run reads and dispatches until the socket ends.
@@ -84,6 +90,7 @@ func (s *socket) run(ctx context.Context) {
 
 // write sends the queued frames in order.
 func (s *socket) write(ctx context.Context) {
+	defer close(s.writerDone)
 	for {
 		select {
 		case <-s.done:
@@ -105,6 +112,9 @@ func (s *socket) write(ctx context.Context) {
 			if err != nil {
 				s.close(websocket.StatusInternalError, "write failed")
 				return
+			}
+			if f.written != nil {
+				f.written()
 			}
 		}
 	}
@@ -143,7 +153,12 @@ func (s *socket) push(joinRef, ref json.RawMessage, topic, event string, payload
 
 // reply answers a message with phx_reply.
 func (s *socket) reply(m message, status string, response any) {
-	s.push(m.JoinRef, m.Ref, m.Topic, "phx_reply", map[string]any{"status": status, "response": response})
+	s.enqueue(s.replyFrame(m, status, response))
+}
+
+// replyFrame is reply's message, for a caller that queues it itself.
+func (s *socket) replyFrame(m message, status string, response any) frame {
+	return frame{data: encodeText(s.vsn, m.JoinRef, m.Ref, m.Topic, "phx_reply", map[string]any{"status": status, "response": response})}
 }
 
 // errorReply answers with phx_reply {"status":"error","response":{"reason":…}}.
@@ -165,9 +180,16 @@ func (s *socket) close(code websocket.StatusCode, reason string) {
 		}
 		s.channels = map[string]*channel{}
 		s.mu.Unlock()
+		// The channels did not leave: their clients may rejoin and
+		// resume their changes (resume.go).
+		var resumes []*resumable
 		for _, c := range chans {
+			if r := c.resumable(); r != nil {
+				resumes = append(resumes, r)
+			}
 			c.stop()
 		}
+		s.srv.remember(s, resumes)
 		_ = s.conn.Close(code, reason)
 	})
 }

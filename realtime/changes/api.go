@@ -37,6 +37,15 @@ type Config struct {
 	// has delivered (the standby status update). 0 means 10 seconds,
 	// as pg_recvlogical.
 	StatusInterval time.Duration
+	// ReplayWindow is how long the feed keeps the changes it dispatched,
+	// for subscriptions that resume after a dropped socket
+	// (SubscribeFrom). 0 keeps none: a resumed subscription then gets
+	// only the changes it would have got live.
+	ReplayWindow time.Duration
+	// ReplayMaxBytes bounds the replay window's memory, as the values'
+	// bytes and a fixed cost per change; past it the oldest go first.
+	// 0 means 32 MiB.
+	ReplayMaxBytes int
 }
 
 // withDefaults fills the zero values.
@@ -52,6 +61,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.StatusInterval <= 0 {
 		c.StatusInterval = 10 * time.Second
+	}
+	if c.ReplayMaxBytes <= 0 {
+		c.ReplayMaxBytes = 32 << 20
 	}
 	return c
 }
@@ -94,6 +106,9 @@ type Bound struct {
 type Delivery struct {
 	IDs  []uint32
 	Data json.RawMessage
+	// Pos is the change's position: where a subscription that has it
+	// resumes after (SubscribeFrom).
+	Pos Position
 }
 
 // SubscribeError is a subscription refused; Message is the text Supabase

@@ -43,6 +43,7 @@ func (f *Feed) dispatchLoop(ctx context.Context) {
 // pending is one change with the subscriptions whose specs match it.
 type pending struct {
 	c         *change
+	pos       Position
 	committed time.Time
 	matches   []match
 }
@@ -54,15 +55,38 @@ type match struct {
 	ids []uint32
 }
 
-// dispatch delivers a batch: match specs in Go, then per table one
-// column-privileges query for all roles, and, for tables under
-// row-level security, one visibility query per identity (role and
-// claims) for all the batch's rows of that table it subscribes to.
+// dispatch records a batch in the replay window and delivers it to the
+// subscriptions registered at that moment (one that registers later
+// gets it from the window, see SubscribeFrom), then tells them they
+// have been handed everything up to its end.
 func (f *Feed) dispatch(ctx context.Context, batch []*txn) {
-	subs := f.subscriptions()
+	f.mu.Lock()
+	now := time.Now()
+	for _, t := range batch {
+		f.replay.add(t, now)
+	}
+	subs := make([]*Subscription, 0, len(f.subs))
+	for s := range f.subs {
+		subs = append(subs, s)
+	}
+	f.mu.Unlock()
 	if len(subs) == 0 {
 		return
 	}
+	f.deliverTo(ctx, batch, subs, (*Subscription).enqueue)
+	end := Position{LSN: uint64(batch[len(batch)-1].commitLSN), Seq: wholeTxn}
+	for _, s := range subs {
+		s.advance(end)
+	}
+}
+
+// deliverTo authorizes the changes of txns for subs and puts each with
+// its subscription: match specs in Go, then per table one
+// column-privileges query for all roles, and, for tables under
+// row-level security, one visibility query per identity (role and
+// claims) for all the batch's rows of that table it subscribes to. A
+// subscription gets only changes after the position it resumed from.
+func (f *Feed) deliverTo(ctx context.Context, txns []*txn, subs []*Subscription, put func(*Subscription, Delivery)) {
 	whos := make([]Identity, len(subs))
 	keys := make([]string, len(subs))
 	for i, s := range subs {
@@ -70,10 +94,13 @@ func (f *Feed) dispatch(ctx context.Context, batch []*txn) {
 		keys[i] = whos[i].key()
 	}
 	var all []pending
-	for _, t := range batch {
+	for _, t := range txns {
 		for i := range t.changes {
-			p := pending{c: &t.changes[i], committed: t.committed}
+			p := pending{c: &t.changes[i], pos: Position{LSN: uint64(t.commitLSN), Seq: uint32(i)}, committed: t.committed}
 			for j, s := range subs {
+				if !p.pos.After(s.skip) {
+					continue
+				}
 				var ids []uint32
 				for k := range s.specs {
 					if s.specs[k].matches(p.c) {
@@ -164,7 +191,7 @@ func (f *Feed) dispatch(ctx context.Context, batch []*txn) {
 				data = payload(p.c, p.committed, readable, f.cfg.MaxRecordBytes, errs)
 				payloads[m.who.Role] = data
 			}
-			m.sub.enqueue(Delivery{IDs: m.ids, Data: data})
+			put(m.sub, Delivery{IDs: m.ids, Data: data, Pos: p.pos})
 		}
 	}
 }

@@ -37,10 +37,21 @@
 // again from the slot: changes committed while it was away are delivered,
 // and those it had already handed over are skipped. The window of
 // resumption is as long as the server keeps the slot's WAL
-// (max_slot_wal_keep_size, unlimited by default). Subscriptions are held
-// in memory by the node: a client that reconnects to another node, or
-// to this one after it restarted, receives what is committed from its new
-// subscription on, as with Supabase Realtime.
+// (max_slot_wal_keep_size, unlimited by default).
+//
+// # Resuming
+//
+// Subscriptions are held in memory by the node. So that a client whose
+// socket dropped may rejoin without a gap, the feed keeps what it
+// dispatched for Config.ReplayWindow (at most Config.ReplayMaxBytes),
+// every change of the publication with its Position (commit LSN and
+// index in the transaction, the same on every node). A consumer asks an
+// ended subscription where its client got to (ResumeAt), and a rejoin
+// subscribes with SubscribeFrom: it is delivered the held changes after
+// that position, authorized as the rejoining identity, then the live
+// ones, none at or before the position. The window is taken in the same
+// moment the subscription registers, so each transaction reaches it
+// either from the window or live, never both.
 //
 // # Who sees what
 //

@@ -47,6 +47,7 @@ type Feed struct {
 
 	mu     sync.RWMutex
 	subs   map[*Subscription]struct{}
+	replay window
 	nextID atomic.Uint32
 
 	closeOnce sync.Once
@@ -71,7 +72,8 @@ func Start(ctx context.Context, cfg Config, pool *pgxpool.Pool, log *zap.Logger)
 		log = zap.NewNop()
 	}
 	f := &Feed{cfg: cfg, pool: pool, log: log, cat: &catalog{pool: pool},
-		txns: make(chan *txn, 64), subs: map[*Subscription]struct{}{}}
+		txns: make(chan *txn, 64), subs: map[*Subscription]struct{}{},
+		replay: window{keep: cfg.ReplayWindow, maxBytes: cfg.ReplayMaxBytes}}
 	var version int
 	if err := pool.QueryRow(ctx, "select current_setting('server_version_num')::int").Scan(&version); err != nil {
 		return nil, fmt.Errorf("realtime: reading the server version: %w", err)
@@ -102,6 +104,15 @@ func Start(ctx context.Context, cfg Config, pool *pgxpool.Pool, log *zap.Logger)
 		conn.Close(context.Background())
 		return nil, fmt.Errorf("realtime: creating replication slot %q: %w", cfg.SlotName, err)
 	}
+	// The slot streams what commits after its confirmed position: the
+	// feed's position until it dispatches a transaction.
+	var confirmed int64
+	if err := pool.QueryRow(ctx, slotPositionQuery, cfg.SlotName).Scan(&confirmed); err != nil {
+		conn.Close(context.Background())
+		return nil, fmt.Errorf("realtime: reading the position of replication slot %q: %w", cfg.SlotName, err)
+	}
+	f.replay.end = Position{LSN: uint64(confirmed), Seq: wholeTxn}
+	f.replay.since = f.replay.end
 	runCtx, cancel := context.WithCancel(context.Background())
 	f.cancel = cancel
 	f.done.Add(2)
@@ -109,6 +120,10 @@ func Start(ctx context.Context, cfg Config, pool *pgxpool.Pool, log *zap.Logger)
 	go f.dispatchLoop(runCtx)
 	return f, nil
 }
+
+// slotPositionQuery is a slot's confirmed position as a number.
+const slotPositionQuery = `select coalesce((confirmed_flush_lsn - '0/0'::pg_lsn)::int8, 0)
+from pg_catalog.pg_replication_slots where slot_name = $1`
 
 // connect opens a replication connection. Its session renders values
 // as the payloads need them: ISO dates and UTC times.

@@ -28,6 +28,14 @@ const maxInValues = 100
 // with PostgreSQL's permission error, rather than answered later with
 // "Error 401: Unauthorized" on each change.
 func (f *Feed) Subscribe(ctx context.Context, who Identity, specs []Spec, deliver func(Delivery)) (*Subscription, []Bound, error) {
+	return f.SubscribeFrom(ctx, who, specs, Position{}, deliver)
+}
+
+// SubscribeFrom is Subscribe for a client that resumes after position
+// from (the ResumeAt of its last subscription; zero for none): it is
+// first delivered the changes after from that the replay window holds,
+// authorized as who now, then the live ones, none at or before from.
+func (f *Feed) SubscribeFrom(ctx context.Context, who Identity, specs []Spec, from Position, deliver func(Delivery)) (*Subscription, []Bound, error) {
 	var bound []boundSpec
 	bounds := make([]Bound, 0, len(specs))
 	for _, spec := range specs {
@@ -40,9 +48,15 @@ func (f *Feed) Subscribe(ctx context.Context, who Identity, specs []Spec, delive
 		bounds = append(bounds, Bound{ID: id, Spec: spec})
 	}
 	s := newSubscription(f, who, bound, deliver)
-	if !f.register(s) {
+	s.skip = from
+	s.replaying = !from.IsZero()
+	replay, ok := f.register(s)
+	if !ok {
 		s.end(ErrFeedClosed)
 		return nil, nil, ErrFeedClosed
+	}
+	if s.replaying {
+		f.replayTo(ctx, s, replay)
 	}
 	return s, bounds, nil
 }

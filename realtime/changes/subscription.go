@@ -1,8 +1,10 @@
 package changes
 
 import (
+	"context"
 	"errors"
 	"sync"
+	"time"
 )
 
 // ErrSlowConsumer ends a subscription whose deliveries waited past
@@ -29,6 +31,23 @@ type Subscription struct {
 	pending []Delivery
 	wake    chan struct{} // signalled when pending grows
 	done    chan struct{}
+
+	// skip is the position a resumed subscription resumes after: it
+	// gets no change at or before it (set before registering).
+	skip Position
+	// start is where the subscription began: skip, or the feed's
+	// position when it registered.
+	start Position
+	// through is how far the feed has handed it every change: every
+	// matching change at or before it is in pending or was delivered.
+	through Position
+	// delivering is set while deliver runs; replaying while a resumed
+	// subscription's replay is read, live deliveries waiting in held.
+	delivering, replaying bool
+	held                  []Delivery
+	// drained says, once ended, that nothing was left in pending, held
+	// or deliver: everything up to through was delivered.
+	drained bool
 }
 
 // boundSpec is a spec as the feed matches it.
@@ -85,8 +104,12 @@ func (s *Subscription) run(deliver func(Delivery)) {
 			d := s.pending[0]
 			s.pending[0] = Delivery{}
 			s.pending = s.pending[1:]
+			s.delivering = true
 			s.mu.Unlock()
 			deliver(d)
+			s.mu.Lock()
+			s.delivering = false
+			s.mu.Unlock()
 		}
 	}
 }
@@ -98,17 +121,55 @@ func (s *Subscription) enqueue(d Delivery) {
 		s.mu.Unlock()
 		return
 	}
-	if len(s.pending) >= s.feed.cfg.SubscriberQueue {
+	if len(s.pending)+len(s.held) >= s.feed.cfg.SubscriberQueue {
 		s.mu.Unlock()
 		s.feed.unregister(s)
 		s.end(ErrSlowConsumer)
 		return
 	}
+	if s.replaying {
+		s.held = append(s.held, d)
+		s.mu.Unlock()
+		return
+	}
 	s.pending = append(s.pending, d)
 	s.mu.Unlock()
+	s.signal()
+}
+
+func (s *Subscription) signal() {
 	select {
 	case s.wake <- struct{}{}:
 	default:
+	}
+}
+
+// advance records that every change up to p was handed over.
+func (s *Subscription) advance(p Position) {
+	s.mu.Lock()
+	s.through = maxPosition(s.through, p)
+	s.mu.Unlock()
+}
+
+// ResumeAt is where a client whose socket dropped resumes this ended
+// subscription: the position after which it has seen nothing. written
+// is the position of the last delivery its consumer got out (to the
+// socket), zero for none; wroteAll says the consumer got out every
+// delivery it was given. What the consumer was given but did not get
+// out, and what was still queued, is after it: resuming there sends it
+// again, and nothing twice.
+func (s *Subscription) ResumeAt(written Position, wroteAll bool) Position {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case wroteAll && s.closed && s.drained:
+		// A change may be out before the feed has marked its batch
+		// handed over (advance comes after the batch's last enqueue).
+		return maxPosition(s.through, written)
+	case written.IsZero():
+		return s.start
+	default:
+		return written
 	}
 }
 
@@ -154,34 +215,69 @@ func (s *Subscription) end(err error) {
 	}
 	s.closed = true
 	s.err = err
+	s.drained = len(s.pending) == 0 && len(s.held) == 0 && !s.delivering && !s.replaying
 	s.pending = nil
+	s.held = nil
 	close(s.done)
 }
 
 // register adds s to the feed's subscriptions, unless the feed closed.
-func (f *Feed) register(s *Subscription) bool {
+// For a resumed subscription it returns the replay window's
+// transactions after s.skip, taken in the same moment: every
+// transaction is either among them or dispatched to s live, never both.
+func (f *Feed) register(s *Subscription) ([]*txn, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.subs == nil {
-		return false
+		return nil, false
 	}
+	var replay []*txn
+	s.mu.Lock()
+	if s.replaying {
+		var whole bool
+		replay, whole = f.replay.after(s.skip, time.Now())
+		if !whole {
+			f.log.Info("realtime: a subscription resumes from before the replay window; changes in between are not sent again")
+		}
+		s.start = s.skip
+	} else {
+		s.start = f.replay.end
+	}
+	// A resumed subscription may come from a node further ahead than
+	// this one: it has then been handed everything up to skip already.
+	s.through = maxPosition(f.replay.end, s.skip)
+	s.mu.Unlock()
 	f.subs[s] = struct{}{}
-	return true
+	return replay, true
+}
+
+// replayTo authorizes the replayed transactions for s, as the live ones
+// are, and puts them before the live deliveries that came meanwhile.
+func (f *Feed) replayTo(ctx context.Context, s *Subscription, txns []*txn) {
+	var list []Delivery
+	if len(txns) > 0 {
+		f.deliverTo(ctx, txns, []*Subscription{s}, func(_ *Subscription, d Delivery) { list = append(list, d) })
+	}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	if len(list)+len(s.held) > f.cfg.SubscriberQueue {
+		s.mu.Unlock()
+		f.unregister(s)
+		s.end(ErrSlowConsumer)
+		return
+	}
+	s.pending = append(list, s.held...)
+	s.held = nil
+	s.replaying = false
+	s.mu.Unlock()
+	s.signal()
 }
 
 func (f *Feed) unregister(s *Subscription) {
 	f.mu.Lock()
 	delete(f.subs, s)
 	f.mu.Unlock()
-}
-
-// subscriptions is a snapshot of the live subscriptions.
-func (f *Feed) subscriptions() []*Subscription {
-	f.mu.RLock()
-	defer f.mu.RUnlock()
-	out := make([]*Subscription, 0, len(f.subs))
-	for s := range f.subs {
-		out = append(out, s)
-	}
-	return out
 }

@@ -10,7 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/pgrest/caddy-pgrest/executor"
+	"github.com/pgrest/caddy-pgrest/executor/dbpool"
 	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
@@ -84,7 +84,7 @@ func TestTheCacheLoadsThroughEveryKindOfConnection(t *testing.T) {
 	defer cancel()
 	app := pgtest.DSNFor(fixtureDSN, authenticator, authenticatorPassword)
 
-	pool, err := executor.NewPool(ctx, executor.PoolConfig{URI: app, MaxConns: 1})
+	pool, err := dbpool.New(ctx, dbpool.Config{URI: app, MaxConns: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestTheCacheLoadsThroughEveryKindOfConnection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bouncerPool, err := executor.NewPool(ctx, executor.PoolConfig{URI: viaBouncer, MaxConns: 2})
+	bouncerPool, err := dbpool.New(ctx, dbpool.Config{URI: viaBouncer, MaxConns: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pgrest/caddy-pgrest/executor"
+	"github.com/pgrest/caddy-pgrest/executor/dbpool"
 	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 	"github.com/pgrest/caddy-pgrest/tests/fixtures"
 	"github.com/pgrest/caddy-pgrest/tests/pgtest"
@@ -20,7 +20,7 @@ func TestSchemaLoadSurvivesDroppedStatements(t *testing.T) {
 	app := pgtest.DSNFor(dsn, fixtures.Authenticator, fixtures.AuthenticatorPassword)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	pool, err := executor.NewPool(ctx, executor.PoolConfig{URI: app, MaxConns: 1})
+	pool, err := dbpool.New(ctx, dbpool.Config{URI: app, MaxConns: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

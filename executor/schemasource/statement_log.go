@@ -1,4 +1,4 @@
-package executor
+package schemasource
 
 import (
 	"strconv"
@@ -22,7 +22,7 @@ const sessionQuery = `select session_user::text, coalesce((select pg_catalog.jso
 // copies them into the server's log, where whoever reads it can use them.
 // log_parameter_max_length = 0 for the authenticator keeps the statements
 // logged and their values out.
-func (s *SchemaSource) warnOfLoggedParameters(settings map[string]string) {
+func (s *Source) warnOfLoggedParameters(settings map[string]string) {
 	if !parametersLogged(settings) || s.warnedOfLoggedParameters.Swap(true) {
 		return
 	}

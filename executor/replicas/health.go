@@ -1,4 +1,4 @@
-package executor
+package replicas
 
 import (
 	"context"
@@ -40,7 +40,7 @@ type walSample struct {
 // checkLoop checks every replica at once each interval until ctx ends,
 // each on a connection of its own (not one of its pool's, which requests
 // may all be using), after reading the primary's position.
-func (s *ReplicaSet) checkLoop(ctx context.Context) {
+func (s *Set) checkLoop(ctx context.Context) {
 	defer close(s.done)
 	var primary *pgx.Conn
 	conns := make([]*pgx.Conn, len(s.replicas))
@@ -79,7 +79,7 @@ func (s *ReplicaSet) checkLoop(ctx context.Context) {
 // when the primary has moved on; samples older than what MaxLag needs are
 // dropped, but never the newest (on an idle primary it is the position a
 // stuck replica has not reached, however old).
-func (s *ReplicaSet) samplePrimary(ctx context.Context, conn *pgx.Conn, samples []walSample) (*pgx.Conn, []walSample, error) {
+func (s *Set) samplePrimary(ctx context.Context, conn *pgx.Conn, samples []walSample) (*pgx.Conn, []walSample, error) {
 	now := time.Now()
 	keep := now.Add(-(s.maxLag + 2*s.interval))
 	for len(samples) > 1 && samples[0].at.Before(keep) && samples[1].at.Before(keep) {
@@ -115,7 +115,7 @@ func lagBehind(samples []walSample, replayed int64, now time.Time) time.Duration
 
 // checkReplica checks one replica and puts it in or out of rotation; it
 // returns the connection to check it on next time.
-func (s *ReplicaSet) checkReplica(ctx context.Context, r *Replica, conn *pgx.Conn, samples []walSample) *pgx.Conn {
+func (s *Set) checkReplica(ctx context.Context, r *Replica, conn *pgx.Conn, samples []walSample) *pgx.Conn {
 	cctx, cancel := context.WithTimeout(ctx, replicaCheckTimeout)
 	defer cancel()
 	conn, err := connectIfClosed(cctx, conn, r.check)
@@ -157,7 +157,7 @@ func (s *ReplicaSet) checkReplica(ctx context.Context, r *Replica, conn *pgx.Con
 }
 
 // setDown takes r out of rotation for why, logging the change.
-func (s *ReplicaSet) setDown(r *Replica, why error, lag time.Duration) {
+func (s *Set) setDown(r *Replica, why error, lag time.Duration) {
 	r.lag.Store(int64(lag))
 	first := !r.checked
 	r.checked = true

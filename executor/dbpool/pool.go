@@ -1,4 +1,10 @@
-package executor
+// Package dbpool makes pgrest's connection pools and takes connections
+// from them: the primary's pool and each replica's, an acquisition that
+// takes an idle connection without a timer and bounds a wait by
+// db_pool_acquisition_timeout, the cancel of a running statement whose
+// client hung up, and the classification of a failed connection attempt.
+// It knows nothing of requests.
+package dbpool
 
 import (
 	"context"
@@ -9,9 +15,9 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// PoolConfig is what identifies a connection pool. Handlers whose
-// PoolConfig is equal share one pool, across config reloads too.
-type PoolConfig struct {
+// Config is what identifies a connection pool. Handlers whose
+// Config is equal share one pool, across config reloads too.
+type Config struct {
 	// URI is db_uri: a PostgreSQL URI or keyword/value string for the
 	// authenticator role.
 	URI string
@@ -23,10 +29,10 @@ type PoolConfig struct {
 	MaxConnIdleTime time.Duration
 }
 
-// NewPool makes the authenticator's pool. It does not connect: pgrest
+// New makes the authenticator's pool (or a replica's). It does not connect: pgrest
 // starts while the database is down and answers 503 until it is up, as
 // PostgREST does.
-func NewPool(ctx context.Context, pc PoolConfig) (*pgxpool.Pool, error) {
+func New(ctx context.Context, pc Config) (*pgxpool.Pool, error) {
 	cfg, err := pgxpool.ParseConfig(pc.URI)
 	if err != nil {
 		return nil, fmt.Errorf("parsing db_uri: %w", err)
@@ -61,5 +67,6 @@ func NewPool(ctx context.Context, pc PoolConfig) (*pgxpool.Pool, error) {
 	cfg.ConnConfig.BuildContextWatcherHandler = newStatementCanceller
 	cfg.PrepareConn = usableOnAcquire
 	cfg.ShouldPing = shouldPing
+	cfg.BeforeConnect = refuseNoWait
 	return pgxpool.NewWithConfig(ctx, cfg)
 }

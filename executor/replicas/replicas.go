@@ -1,9 +1,15 @@
-package executor
+// Package replicas keeps pgrest's read replicas: a connection pool each,
+// a background health check that takes a replica out of rotation while
+// it is down or lags, and the turn in which reads take them. Which
+// request may read from a replica, and running it there, is the
+// executor's.
+package replicas
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"net"
 	"strconv"
 	"sync"
@@ -13,27 +19,29 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"go.uber.org/zap"
+
+	"github.com/pgrest/caddy-pgrest/executor/dbpool"
 )
 
 // Defaults of the replica settings.
 const (
-	// DefaultReplicaMaxLag is db_replica_max_lag when it is not given: a
+	// DefaultMaxLag is db_replica_max_lag when it is not given: a
 	// replica further behind the primary than this serves no reads.
-	DefaultReplicaMaxLag = 5 * time.Second
-	// DefaultReplicaCheckInterval is db_replica_check_interval when it is
+	DefaultMaxLag = 5 * time.Second
+	// DefaultCheckInterval is db_replica_check_interval when it is
 	// not given: how often each replica's health and lag are checked.
-	DefaultReplicaCheckInterval = time.Second
+	DefaultCheckInterval = time.Second
 )
 
-// ReplicaSetConfig is what makes a set of read replicas.
-type ReplicaSetConfig struct {
+// Config is what makes a set of read replicas.
+type Config struct {
 	// URIs are db_replicas, placeholders resolved: one connection string
 	// per replica, for the authenticator role.
 	URIs []string
 	// Pool is the pool settings of each replica (its URI is replaced by
 	// the replica's): each replica has a pool of its own, as large as the
 	// primary's.
-	Pool PoolConfig
+	Pool dbpool.Config
 	// PrimaryURI is db_uri: the health checker reads the primary's WAL
 	// position through it, to tell how far each replica is behind.
 	PrimaryURI string
@@ -43,11 +51,11 @@ type ReplicaSetConfig struct {
 	CheckInterval time.Duration
 }
 
-// ReplicaSet is the read replicas of a handler: a pool each, checked in
-// the background (see replica_health.go), and chosen in turn by the reads
-// that may run on a replica (see replica_route.go). It outlives config
+// Set is the read replicas of a handler: a pool each, checked in the
+// background (see health.go), and taken in turn (Up) by the reads that
+// may run on a replica. It outlives config
 // reloads, as the primary's pool does; Close ends it.
-type ReplicaSet struct {
+type Set struct {
 	replicas []*Replica
 	// next is the round-robin counter: each routed read starts looking
 	// at the replica after the one the previous read started at.
@@ -91,10 +99,10 @@ type Replica struct {
 	checked bool
 }
 
-// NewReplicaSet makes the replicas' pools (without connecting, as
-// NewPool) and checks their connection strings. Call Start to begin the
+// New makes the replicas' pools (without connecting, as
+// dbpool.New) and checks their connection strings. Call Start to begin the
 // health checks; until a replica's first check succeeds it serves no read.
-func NewReplicaSet(cfg ReplicaSetConfig, logger *zap.Logger) (*ReplicaSet, error) {
+func New(cfg Config, logger *zap.Logger) (*Set, error) {
 	if logger == nil {
 		logger = zap.NewNop()
 	}
@@ -106,7 +114,7 @@ func NewReplicaSet(cfg ReplicaSetConfig, logger *zap.Logger) (*ReplicaSet, error
 		return nil, fmt.Errorf("parsing db_uri: %w", err)
 	}
 	checkerConfig(primary)
-	s := &ReplicaSet{
+	s := &Set{
 		maxLag:   cfg.MaxLag,
 		interval: cfg.CheckInterval,
 		primary:  primary,
@@ -114,10 +122,10 @@ func NewReplicaSet(cfg ReplicaSetConfig, logger *zap.Logger) (*ReplicaSet, error
 		done:     make(chan struct{}),
 	}
 	if s.maxLag <= 0 {
-		s.maxLag = DefaultReplicaMaxLag
+		s.maxLag = DefaultMaxLag
 	}
 	if s.interval <= 0 {
-		s.interval = DefaultReplicaCheckInterval
+		s.interval = DefaultCheckInterval
 	}
 	for i, uri := range cfg.URIs {
 		check, err := pgx.ParseConfig(uri)
@@ -128,7 +136,7 @@ func NewReplicaSet(cfg ReplicaSetConfig, logger *zap.Logger) (*ReplicaSet, error
 		checkerConfig(check)
 		pc := cfg.Pool
 		pc.URI = uri
-		pool, err := NewPool(context.Background(), pc)
+		pool, err := dbpool.New(context.Background(), pc)
 		if err != nil {
 			s.closePools()
 			return nil, fmt.Errorf("replica %d of db_replicas: %w", i+1, err)
@@ -161,7 +169,7 @@ func replicaName(c *pgx.ConnConfig) string {
 
 // Start begins checking the replicas, every check interval until Close.
 // The first check runs at once.
-func (s *ReplicaSet) Start() {
+func (s *Set) Start() {
 	ctx, cancel := context.WithCancel(context.Background())
 	s.stop = cancel
 	go s.checkLoop(ctx)
@@ -169,7 +177,7 @@ func (s *ReplicaSet) Start() {
 
 // Close stops the health checks and closes the replicas' pools, waiting
 // for connections in use to be released.
-func (s *ReplicaSet) Close() {
+func (s *Set) Close() {
 	s.closeOnce.Do(func() {
 		if s.stop != nil {
 			s.stop()
@@ -179,15 +187,15 @@ func (s *ReplicaSet) Close() {
 	})
 }
 
-func (s *ReplicaSet) closePools() {
+func (s *Set) closePools() {
 	for _, r := range s.replicas {
 		r.pool.Close()
 	}
 }
 
-// ReplicaStatus is what the health checker last found of a replica, and
+// Status is what the health checker last found of a replica, and
 // what it served.
-type ReplicaStatus struct {
+type Status struct {
 	Name string `json:"name"`
 	Up   bool   `json:"up"`
 	// Lag is how far behind the primary it was at the last check; -1
@@ -200,11 +208,11 @@ type ReplicaStatus struct {
 }
 
 // Status lists the replicas in the order of db_replicas.
-func (s *ReplicaSet) Status() []ReplicaStatus {
-	out := make([]ReplicaStatus, len(s.replicas))
+func (s *Set) Status() []Status {
+	out := make([]Status, len(s.replicas))
 	for i, r := range s.replicas {
 		st := r.pool.Stat()
-		out[i] = ReplicaStatus{Name: r.Name, Up: r.up.Load(), Lag: time.Duration(r.lag.Load()),
+		out[i] = Status{Name: r.Name, Up: r.up.Load(), Lag: time.Duration(r.lag.Load()),
 			Reads: r.reads.Load(), Failures: r.failures.Load(),
 			PoolMax: st.MaxConns(), PoolOpen: st.TotalConns(), PoolIdle: st.IdleConns()}
 	}
@@ -213,11 +221,36 @@ func (s *ReplicaSet) Status() []ReplicaStatus {
 
 // PrimaryReads counts the reads that could have run on a replica but ran
 // on the primary, none being available.
-func (s *ReplicaSet) PrimaryReads() uint64 { return s.primaryReads.Load() }
+func (s *Set) PrimaryReads() uint64 { return s.primaryReads.Load() }
 
-// markDown takes a replica out of rotation after a read failed on it:
+// Up yields the replicas that are up, each once, in turn: each call
+// starts at the replica after the one the previous call started at.
+func (s *Set) Up() iter.Seq[*Replica] {
+	n := len(s.replicas)
+	start := int(s.next.Add(1) % uint32(n))
+	return func(yield func(*Replica) bool) {
+		for i := range n {
+			r := s.replicas[(start+i)%n]
+			if r.up.Load() && !yield(r) {
+				return
+			}
+		}
+	}
+}
+
+// ReadOnPrimary counts a read that could have run on a replica but ran
+// on the primary, none being available (or every one having failed it).
+func (s *Set) ReadOnPrimary() { s.primaryReads.Add(1) }
+
+// Pool is the replica's connection pool.
+func (r *Replica) Pool() *pgxpool.Pool { return r.pool }
+
+// Served counts a read transaction the replica served.
+func (r *Replica) Served() { r.reads.Add(1) }
+
+// MarkDown takes a replica out of rotation after a read failed on it:
 // the next successful health check puts it back.
-func (s *ReplicaSet) markDown(r *Replica, err error) {
+func (s *Set) MarkDown(r *Replica, err error) {
 	r.failures.Add(1)
 	if r.up.CompareAndSwap(true, false) {
 		s.logger.Warn("read replica failed a read; reads go elsewhere until it passes a health check",

@@ -1,8 +1,13 @@
-package executor
+// Package schemasource loads and holds the schema cache of one database
+// and set of schemas: the first load, the reloads asked for, retries with
+// backoff while the database is away, and the wait of a request that
+// finds no cache yet. It knows nothing of requests beyond that wait.
+package schemasource
 
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -13,10 +18,12 @@ import (
 	"go.uber.org/zap"
 
 	apierr "github.com/pgrest/caddy-pgrest/errors"
+	"github.com/pgrest/caddy-pgrest/executor/dbpool"
 	"github.com/pgrest/caddy-pgrest/executor/schemacache"
 )
 
-// Backoff between failed schema cache loads. PostgREST backs off up to 32
+// Backoff between failed schema cache loads (and, in the executor,
+// between reconnects of the reload listener). PostgREST backs off up to 32
 // seconds and tries again when a request comes in; pgrest does both with
 // a one-second cap, so the API is back at most about a second after the
 // database, however long it was away.
@@ -31,12 +38,12 @@ const (
 // however many requests come in.
 const requestRetryInterval = 200 * time.Millisecond
 
-// SchemaSource loads and holds the schema cache of one database and set
+// Source loads and holds the schema cache of one database and set
 // of schemas. Executors that read the same database through the same pool
 // share one, across config reloads too: a new config starts with the
 // cache the old one loaded, rather than refusing requests until it has
 // loaded its own.
-type SchemaSource struct {
+type Source struct {
 	pool           *pgxpool.Pool
 	schemas        []string
 	acquireTimeout time.Duration
@@ -65,7 +72,7 @@ type SchemaSource struct {
 	stopped chan struct{}
 
 	// observer, when set, is told of every load.
-	observer Observer
+	observer LoadObserver
 	// loadErr is the full cause of the last failed load, for operators
 	// (readiness in the admin API); nil after a success. Clients are told
 	// cacheErr, which says less.
@@ -75,16 +82,16 @@ type SchemaSource struct {
 	warnedOfLoggedParameters atomic.Bool
 }
 
-// NewSchemaSource makes a source reading schemas through pool. It does
+// New makes a source reading schemas through pool. It does
 // not touch the database until Start.
-func NewSchemaSource(pool *pgxpool.Pool, schemas []string, acquireTimeout time.Duration, logger *zap.Logger) *SchemaSource {
+func New(pool *pgxpool.Pool, schemas []string, acquireTimeout time.Duration, logger *zap.Logger) *Source {
 	if logger == nil {
 		logger = zap.NewNop()
 	}
 	if acquireTimeout <= 0 {
 		acquireTimeout = 10 * time.Second
 	}
-	return &SchemaSource{
+	return &Source{
 		pool:           pool,
 		schemas:        schemas,
 		acquireTimeout: acquireTimeout,
@@ -98,7 +105,7 @@ func NewSchemaSource(pool *pgxpool.Pool, schemas []string, acquireTimeout time.D
 // made for a new pool of the same database and schemas serves at once
 // what the old one loaded, while Start loads its own in the background.
 // The cache is immutable, so sharing it is safe.
-func (s *SchemaSource) Seed(from *SchemaSource) {
+func (s *Source) Seed(from *Source) {
 	if c := from.cache.Load(); c != nil {
 		s.cache.CompareAndSwap(nil, c)
 	}
@@ -109,7 +116,7 @@ func (s *SchemaSource) Seed(from *SchemaSource) {
 
 // Start loads the schema cache and keeps reloading it when asked, until
 // ctx is done or Close is called.
-func (s *SchemaSource) Start(ctx context.Context) {
+func (s *Source) Start(ctx context.Context) {
 	ctx, s.stop = context.WithCancel(ctx)
 	s.stopped = make(chan struct{})
 	s.Reload()
@@ -120,7 +127,7 @@ func (s *SchemaSource) Start(ctx context.Context) {
 }
 
 // Close stops the loader and waits for it to end.
-func (s *SchemaSource) Close() {
+func (s *Source) Close() {
 	if s.stop == nil {
 		return
 	}
@@ -130,7 +137,7 @@ func (s *SchemaSource) Close() {
 
 // Reload asks for the schema cache to be rebuilt. The current cache keeps
 // serving until the new one is ready.
-func (s *SchemaSource) Reload() {
+func (s *Source) Reload() {
 	select {
 	case s.reloads <- struct{}{}:
 	default: // a reload is already pending
@@ -139,7 +146,7 @@ func (s *SchemaSource) Reload() {
 
 // loop loads the schema cache whenever a reload is asked for and retries
 // failed loads with backoff; a reload request cuts the wait short.
-func (s *SchemaSource) loop(ctx context.Context) {
+func (s *Source) loop(ctx context.Context) {
 	retry := minRetry
 	for {
 		select {
@@ -166,7 +173,7 @@ func (s *SchemaSource) loop(ctx context.Context) {
 }
 
 // attempt runs one load and wakes the requests waiting for it.
-func (s *SchemaSource) attempt(ctx context.Context) error {
+func (s *Source) attempt(ctx context.Context) error {
 	s.mu.Lock()
 	s.running = true
 	s.mu.Unlock()
@@ -195,7 +202,7 @@ func (s *SchemaSource) attempt(ctx context.Context) error {
 const loadTimeout = time.Minute
 
 // load reads the catalog and swaps the new cache in.
-func (s *SchemaSource) load(ctx context.Context) error {
+func (s *Source) load(ctx context.Context) error {
 	start := time.Now()
 	ctx, cancelLoad := context.WithTimeout(ctx, loadTimeout)
 	defer cancelLoad()
@@ -206,7 +213,7 @@ func (s *SchemaSource) load(ctx context.Context) error {
 		var connErr *pgconn.ConnectError
 		if errors.As(err, &connErr) {
 			// The full cause, with the connection parameters the
-			// client's answer leaves out (see connectionFailure).
+			// client's answer leaves out (see dbpool.ConnectionCause).
 			s.logger.Error("cannot connect to the database", zap.Error(err))
 		}
 		s.cacheErr.Store(cacheFailure(err))
@@ -221,7 +228,7 @@ func (s *SchemaSource) load(ctx context.Context) error {
 	}
 	s.learnSession(ctx, conn)
 	s.cache.Store(c)
-	schemaEpoch.Add(1)
+	epoch.Add(1)
 	s.cacheErr.Store(nil)
 	s.logger.Info("schema cache loaded",
 		zap.String("postgresql", serverVersion(c.ServerVersionNum)),
@@ -241,7 +248,7 @@ func (s *SchemaSource) load(ctx context.Context) error {
 // value). Without a cache in use (the database could not be read at
 // start) there are no limits to keep: the load fails and is retried, so
 // that the fixed value is read as soon as it is.
-func (s *SchemaSource) keepRoleLimits(c *schemacache.Cache, err error) (*schemacache.Cache, error) {
+func (s *Source) keepRoleLimits(c *schemacache.Cache, err error) (*schemacache.Cache, error) {
 	var bad *schemacache.RoleSettingError
 	if err == nil || c == nil || !errors.As(err, &bad) {
 		return c, err
@@ -259,7 +266,7 @@ func (s *SchemaSource) keepRoleLimits(c *schemacache.Cache, err error) (*schemac
 // warns when PostgreSQL logs statement parameters (statement_log.go), in
 // one round trip. It is best effort: the user of db_uri is checked in any
 // case.
-func (s *SchemaSource) learnSession(ctx context.Context, conn *pgxpool.Conn) {
+func (s *Source) learnSession(ctx context.Context, conn *pgxpool.Conn) {
 	var su string
 	var logSettings map[string]string
 	if err := conn.QueryRow(ctx, sessionQuery).Scan(&su, &logSettings); err != nil {
@@ -270,11 +277,11 @@ func (s *SchemaSource) learnSession(ctx context.Context, conn *pgxpool.Conn) {
 	s.warnOfLoggedParameters(logSettings)
 }
 
-// current returns the schema cache. While there is none, a request asks
+// Current returns the schema cache. While there is none, a request asks
 // for a load (unless one just failed) and waits for it up to wait, so
 // that it is answered with what the database says now: the cache as soon
 // as the database is back, else the cause of the failure just seen.
-func (s *SchemaSource) current(ctx context.Context, wait time.Duration) (*schemacache.Cache, *apierr.Error) {
+func (s *Source) Current(ctx context.Context, wait time.Duration) (*schemacache.Cache, *apierr.Error) {
 	if c := s.cache.Load(); c != nil {
 		return c, nil
 	}
@@ -317,7 +324,7 @@ func cacheFailure(err error) *apierr.Error {
 	}
 	var connErr *pgconn.ConnectError
 	if errors.As(err, &connErr) {
-		return apierr.ConnectionError(connectionCause(err))
+		return apierr.ConnectionError(dbpool.ConnectionCause(err))
 	}
 	return apierr.NoSchemaCache()
 }
@@ -326,4 +333,69 @@ func cacheFailure(err error) *apierr.Error {
 // its major and minor version ("15.18").
 func serverVersion(num int) string {
 	return strconv.Itoa(num/10000) + "." + strconv.Itoa(num%10000)
+}
+
+// epoch counts schema cache loads across every source in the process.
+// Executors with different configurations may share a pool (the same
+// db_uri), and prepared statement names are digests of their text, so
+// the statements on a connection belong to no single executor: a
+// per-executor counter would make two executors reset each other's
+// statements on every switch. A reload anywhere retires them all once.
+var epoch atomic.Uint64
+
+// Epoch is the number of schema cache loads so far, by every source: a
+// prepared statement from before the last load is not used again.
+func Epoch() uint64 { return epoch.Load() }
+
+// LoadObserver is told of every schema cache load: how long it took and
+// why it failed (nil on success). It must be safe for concurrent use.
+type LoadObserver interface {
+	SchemaCacheLoaded(took time.Duration, err error)
+}
+
+// SetObserver makes s report its loads to o. Call it before Start.
+func (s *Source) SetObserver(o LoadObserver) { s.observer = o }
+
+// Cache is the schema cache requests are planned against now; nil until
+// the first load.
+func (s *Source) Cache() *schemacache.Cache { return s.cache.Load() }
+
+// SessionUser is the session user the server reported at the last load
+// that read it; ok is false before the first.
+func (s *Source) SessionUser() (su string, ok bool) {
+	if su := s.sessionUser.Load(); su != nil {
+		return *su, true
+	}
+	return "", false
+}
+
+// Ready reports whether requests can be served, with PostgREST's meaning
+// of /ready: the schema cache is loaded and the database answers. It
+// returns nil when ready, else why not.
+func (s *Source) Ready(ctx context.Context) error {
+	if s.cache.Load() == nil {
+		if msg := s.loadErr.Load(); msg != nil {
+			return fmt.Errorf("the schema cache is not loaded: %s", *msg)
+		}
+		return errors.New("the schema cache is not loaded yet")
+	}
+	return dbpool.Ping(ctx, s.pool)
+}
+
+func countRelations(c *schemacache.Cache) int {
+	n := 0
+	for _, m := range c.Relations {
+		n += len(m)
+	}
+	return n
+}
+
+func countFunctions(c *schemacache.Cache) int {
+	n := 0
+	for _, m := range c.Functions {
+		for _, fs := range m {
+			n += len(fs)
+		}
+	}
+	return n
 }

@@ -1,4 +1,7 @@
-package executor
+// Package dbconfig reads pgrest's in-database configuration: the
+// authenticator role's pgrst.* settings and those a db_pre_config
+// function sets, as PostgREST reads them.
+package dbconfig
 
 import (
 	"context"
@@ -51,7 +54,7 @@ const dbPreConfigSQL = `union
   from pg_catalog.unnest($1::text[]) x
   join %s() _ on true`
 
-// ReadDBConfig reads the in-database configuration of the settings
+// Read reads the in-database configuration of the settings
 // named (without the pgrst. prefix: those a running server can change,
 // after PostgREST's list), calling preConfig (a function name,
 // optionally schema-qualified; empty for none) first. It returns the
@@ -66,7 +69,7 @@ const dbPreConfigSQL = `union
 // the names read back are also blanked before the function runs. It runs
 // in a read-only transaction that is rolled back, so the function's
 // set_config calls end with it.
-func ReadDBConfig(ctx context.Context, pool *pgxpool.Pool, preConfig string, settings []string) (map[string]string, error) {
+func Read(ctx context.Context, pool *pgxpool.Pool, preConfig string, settings []string) (map[string]string, error) {
 	names := make([]string, len(settings))
 	for i, n := range settings {
 		names[i] = "pgrst." + n
