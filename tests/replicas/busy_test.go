@@ -151,6 +151,11 @@ func TestAReplicaWithEveryConnectionBusyHandsTheReadToThePrimary(t *testing.T) {
 	// db_pool is the size of each replica's pool too.
 	api, metrics := serveWithMetrics(t, busyBase("db_pool 1", "db_pool_acquisition_timeout 500ms"))
 	s := &pgresttest.Server{URL: api}
+	// On a loaded machine the first schema load can outlast the 500 ms a
+	// request waits for it (503 PGRST002).
+	waitUntil(t, "the schema cache loaded", func() bool {
+		return s.Get(t, "/rpc/in_recovery").Status != http.StatusServiceUnavailable
+	})
 	waitUntil(t, "the replica taken into use", func() bool { return onReplica(t, s) })
 	before := readReplicaCounters(t, metrics)
 
