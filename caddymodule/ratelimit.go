@@ -214,10 +214,10 @@ func storeErrorReporter(logger *zap.Logger, failClosed bool) func(string, error)
 // counted, refused or not.
 func limitRequest(w http.ResponseWriter, r *http.Request, rt *runtime, id jwtauth.Identity) bool {
 	kind, function := requestKind(r)
-	req := ratelimit.Request{Address: clientAddress(r), Role: id.Role, Claims: id.Claims, Kind: kind, Function: function}
 	if !rt.limiter.Counts(kind, function) {
 		return false
 	}
+	req := ratelimit.Request{Address: clientAddress(r), Role: id.Role, Claims: id.Claims, Kind: kind, Function: function}
 	// The roles' quotas come with the schema cache: before its first
 	// load the request waits for it as the executor would, rather than
 	// be counted under the limit's own rate.
