@@ -151,7 +151,7 @@ func (e *Executor) Serve(w http.ResponseWriter, r *http.Request, id jwtauth.Iden
 	if req.Action != apirequest.ActionInfo {
 		out.preferenceApplied = timezoneApplied(out.preferenceApplied, req.Preferences.Timezone)
 	}
-	e.logLegacyNames(r, out.legacyNames)
+	e.logLegacyNames(r, out.legacyNames())
 	if timing != nil {
 		now := time.Now()
 		if t := out.timing(); t != nil {

@@ -158,7 +158,7 @@ func (e *Executor) invokeRows(r *http.Request, req *apirequest.Request, cache *s
 	if err != nil {
 		return nil, err
 	}
-	out.legacyNames = p.LegacyNames()
+	out.setLegacyNames(p.LegacyNames())
 	return out, nil
 }
 

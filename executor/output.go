@@ -41,14 +41,23 @@ type output struct {
 	gucHeaders http.Header
 	// more holds what few responses have, allocated when needed.
 	more *outputMore
-	// legacyNames are the aliased embeds the request named by their
-	// relation: a deprecation Warning header, after the other headers as
-	// in PostgREST.
-	legacyNames []*plan.Embed
+	// bodyBuffer is the handle of the pooled buffer a read's body was
+	// read into, nil for any other body (see body_buffers.go).
+	bodyBuffer *[]byte
 	// headerValues is room for the values of the headers write sets: a
 	// read sets five (Content-Type, -Range, -Location, -Length, Vary); a
 	// response that sets more allocates room for them.
 	headerValues [5]string
+}
+
+// releaseBody hands the buffer the body was read into back to
+// bodyBuffers, once written: the output no longer holds it.
+func (o *output) releaseBody() {
+	p := o.bodyBuffer
+	o.body, o.bodyBuffer = nil, nil
+	if p != nil {
+		giveBodyBuffer(p)
+	}
 }
 
 // outputMore is the part of an output that few responses have: kept
@@ -61,6 +70,10 @@ type outputMore struct {
 	// stream, when set, holds the rest of a streamed body, which write
 	// copies to the client after the header (see stream.go).
 	stream *rowStream
+	// legacyNames are the aliased embeds the request named by their
+	// relation: a deprecation Warning header, after the other headers as
+	// in PostgREST.
+	legacyNames []*plan.Embed
 }
 
 // timing is the output's Server-Timing, nil when it has none.
@@ -77,6 +90,27 @@ func (o *output) setTiming(t *serverTiming) {
 		o.more = new(outputMore)
 	}
 	o.more.timing = t
+}
+
+// setLegacyNames sets the aliased embeds the request named by their
+// relation; none leaves the output as it is.
+func (o *output) setLegacyNames(names []*plan.Embed) {
+	if len(names) == 0 {
+		return
+	}
+	if o.more == nil {
+		o.more = new(outputMore)
+	}
+	o.more.legacyNames = names
+}
+
+// legacyNames are the aliased embeds the request named by their
+// relation, nil when it named none so.
+func (o *output) legacyNames() []*plan.Embed {
+	if o.more == nil {
+		return nil
+	}
+	return o.more.legacyNames
 }
 
 // stream is the rest of the output's body when it streams, else nil.
@@ -228,8 +262,8 @@ func (o *output) write(w http.ResponseWriter, r *http.Request, profile string) (
 	if t := o.timing(); t != nil {
 		h.Set("Server-Timing", t.header())
 	}
-	if len(o.legacyNames) > 0 {
-		h.Add("Warning", legacyNamesWarning(o.legacyNames))
+	if names := o.legacyNames(); len(names) > 0 {
+		h.Add("Warning", legacyNamesWarning(names))
 	}
 	status := int(o.status)
 	if o.gucStatus != 0 {
@@ -256,5 +290,6 @@ func (o *output) write(w http.ResponseWriter, r *http.Request, profile string) (
 	if r.Method != http.MethodHead && body != nil {
 		_, _ = w.Write(body)
 	}
+	o.releaseBody()
 	return status, nil
 }

@@ -38,7 +38,7 @@ func (e *Executor) read(r *http.Request, req *apirequest.Request, cache *schemac
 	if !out.explained {
 		out.contentLocation = contentLocationOf(r, req)
 	}
-	out.legacyNames = p.LegacyNames()
+	out.setLegacyNames(p.LegacyNames())
 	return out, nil
 }
 

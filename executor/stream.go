@@ -56,6 +56,9 @@ type rowStream struct {
 	// body is the body read so far: the whole body once complete, what
 	// goes out first when pending.
 	body []byte
+	// buffer is body's handle in bodyBuffers, handed on to the output
+	// with a complete body (see body_buffers.go).
+	buffer *[]byte
 	// rows counts the rows read after the first.
 	rows int64
 	// rr is the reader left with rows to read, when the body outgrew the
@@ -75,7 +78,8 @@ type rowStream struct {
 // newRowStream is a reader of shape's rows; cancel cancels the
 // transaction's context.
 func newRowStream(shape *sqlgen.RowStream, cancel context.CancelFunc) *rowStream {
-	return &rowStream{shape: shape, bound: int(streamBound.Load()), cancel: cancel}
+	body, buffer := takeBodyBuffer()
+	return &rowStream{shape: shape, bound: int(streamBound.Load()), cancel: cancel, body: body, buffer: buffer}
 }
 
 // pending says rows are left on the connection: the body streams.

@@ -161,7 +161,10 @@ func (e *Executor) transactWith(r *http.Request, req *apirequest.Request, cache 
 	if spec.stream.pending() {
 		out.body, out.more = nil, &outputMore{stream: spec.stream}
 	} else if spec.stream != nil {
-		out.body = spec.stream.body
+		// The handle keeps the buffer as it grew: the body may be
+		// replaced before it is written (decodeHandlerBody).
+		out.body, out.bodyBuffer = spec.stream.body, spec.stream.buffer
+		*out.bodyBuffer = spec.stream.body
 	}
 	if e.cfg.ServerTimingEnabled {
 		out.setTiming(&serverTiming{transaction: txDuration})

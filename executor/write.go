@@ -125,7 +125,7 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 		return nil, err
 	}
 	if out.explained {
-		out.legacyNames = p.LegacyNames()
+		out.setLegacyNames(p.LegacyNames())
 		return out, nil
 	}
 	if err := decodeHandlerBody(out, rep); err != nil {
@@ -134,7 +134,7 @@ func (e *Executor) write(r *http.Request, req *apirequest.Request, cache *schema
 	// out.preferenceApplied holds what the transaction honoured: tx=.
 	out.preferenceApplied = appliedWritePreferences(prefs, resolution, missing, out.preferenceApplied, maxAffected)
 	e.shapeWrite(out, req, rel, rep, headersOnly, prefs, m)
-	out.legacyNames = p.LegacyNames()
+	out.setLegacyNames(p.LegacyNames())
 	return out, nil
 }
 
