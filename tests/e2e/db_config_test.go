@@ -98,9 +98,11 @@ func TestInDatabaseConfiguration(t *testing.T) {
 		})
 	})
 
-	// PostgREST v16.2 dies at start on an in-database configuration that
-	// is not valid (readInDbConfig's startingUp panics) and keeps the one
-	// in force on a reload (the subtest above).
+	// PostgREST v16.2 logs an in-database configuration that is not
+	// valid at start and serves on its file's (only --dump-config and
+	// --dump-schema die on it); pgrest refuses to start, a difference the
+	// README's table gives the reason for. On a reload both keep the
+	// configuration in force (the subtest above).
 	t.Run("a configuration that is not valid at start stops pgrest naming the setting", func(t *testing.T) {
 		resetAuthenticatorSettings(t)
 		sql(t, `alter role authenticator set pgrst.db_max_rows = 'lots'`)
