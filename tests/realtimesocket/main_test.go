@@ -24,7 +24,7 @@ var db *pgresttest.DB
 func TestMain(m *testing.M) {
 	// wal_level = logical: postgres_changes_test.go serves the change feed.
 	db = pgresttest.MustSetUpWith("pgrest_realtime", pgtest.Options{LogicalReplication: true}, pgresttest.ReadFixture,
-		pgresttest.SQL("realtime.sql", fixtures.RealtimeSQL))
+		pgresttest.SQL("realtime.sql", fixtures.RealtimeSQL), pgresttest.SQL("session_state.sql", fixtures.SessionStateSQL))
 	db.Run(m)
 }
 
