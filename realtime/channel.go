@@ -518,14 +518,16 @@ func (c *channel) presence(m message) {
 		enabling := !c.presenceEnabled
 		c.presenceEnabled = true
 		c.mu.Unlock()
+		// The reply goes first, as Phoenix answers the push before the
+		// tracker's diff goes round (realtime_channel.ex's handle_in
+		// "presence" returns {:reply, :ok, socket}).
+		c.s.reply(m, "ok", emptyObject)
 		if enabling {
 			// A track enables presence for a socket that joined without
-			// it: it gets the state first (maybe_sync_presence).
+			// it: it gets the state before its own diff, without which
+			// realtime-js holds every diff back (Supabase sends none).
 			c.pushPresenceState()
 		}
-		// The reply goes first, as Phoenix answers the push before the
-		// tracker's diff goes round.
-		c.s.reply(m, "ok", emptyObject)
 		c.s.srv.hub.track(c, obj)
 	case "untrack":
 		c.s.reply(m, "ok", emptyObject)

@@ -2,7 +2,9 @@ package realtimesocket
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 
@@ -83,4 +85,78 @@ func TestBroadcastAfterJoinReply(t *testing.T) {
 			}
 		}
 	}
+}
+
+// nextOnTopic reads the next n messages of topic, skipping others.
+func nextOnTopic(c *client, topic string, n int) []msg {
+	c.t.Helper()
+	var out []msg
+	for len(out) < n {
+		if m := c.read(); m.Topic == topic {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// eventsOf names the messages' events, a reply as phx_reply:<ref>.
+func eventsOf(ms []msg) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.Event
+		if m.Event == "phx_reply" {
+			out[i] += fmt.Sprintf(":%v", m.Ref)
+		}
+	}
+	return out
+}
+
+// TestPresenceStateAfterReply pins the order Supabase Realtime sends in
+// (realtime_channel.ex): a join with presence enabled is answered first,
+// then presence_state (join/3 sends itself :sync_presence, handled after
+// Phoenix has pushed the reply); a track is answered before the presence
+// it causes (handle_in returns {:reply, :ok}, the tracker's diff comes
+// after), and when the track enables presence pgrest's presence_state
+// comes between the two.
+func TestPresenceStateAfterReply(t *testing.T) {
+	s := pgresttest.StartWith(t, directives(), pgresttest.Options{})
+	for _, vsn := range serializers {
+		t.Run("vsn "+vsn, func(t *testing.T) {
+			topic := "realtime:order-presence-" + vsn
+			c := dial(t, s, "", vsn)
+			ref := c.nextRef()
+			payload := map[string]any{"config": config(false, false, "pinned", true, false)}
+			if vsn == "1.0.0" {
+				c.write(websocket.MessageText, mustJSON(t, map[string]any{"join_ref": ref, "ref": ref, "topic": topic, "event": "phx_join", "payload": payload}))
+			} else {
+				c.write(websocket.MessageText, mustJSON(t, []any{ref, ref, topic, "phx_join", payload}))
+			}
+			got := eventsOf(nextOnTopic(c, topic, 2))
+			if want := []string{"phx_reply:" + ref, "presence_state"}; !slices.Equal(got, want) {
+				t.Errorf("join: %v, want %v", got, want)
+			}
+
+			other := "realtime:order-track-" + vsn
+			joinRef := c.join(other, config(false, false, "tracker", false, false))
+			track := c.send(joinRef, other, "presence", map[string]any{"type": "presence", "event": "track", "payload": map[string]any{"n": 1}})
+			got = eventsOf(nextOnTopic(c, other, 3))
+			if want := []string{"phx_reply:" + track, "presence_state", "presence_diff"}; !slices.Equal(got, want) {
+				t.Errorf("track enabling presence: %v, want %v", got, want)
+			}
+			track = c.send(joinRef, other, "presence", map[string]any{"type": "presence", "event": "track", "payload": map[string]any{"n": 2}})
+			got = eventsOf(nextOnTopic(c, other, 2))
+			if want := []string{"phx_reply:" + track, "presence_diff"}; !slices.Equal(got, want) {
+				t.Errorf("track: %v, want %v", got, want)
+			}
+		})
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
