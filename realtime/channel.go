@@ -174,6 +174,10 @@ func (s *socket) join(m message) {
 		c.resumeKey = s.srv.resumeKey(id, c.key, c.specs)
 		sink, subscribeErr = c.subscribeChanges(ctx, id, s.srv.takeResume(ctx, c.resumeKey))
 	}
+	if c.presenceEnabled {
+		// On a node that just started: the other nodes' presences first.
+		s.srv.bus.peers.wait(ctx)
+	}
 	s.mu.Lock()
 	select {
 	case <-s.done:
