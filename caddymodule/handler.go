@@ -293,9 +293,11 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	eff := &base
 	reached := true
 	if *h.DBConfig {
-		// PostgREST reads its in-database configuration before it serves,
-		// and one that is not valid stops it, naming the setting (on a
-		// reload the configuration in force stays: reloadConfig). A
+		// PostgREST reads its in-database configuration before it serves.
+		// One that is not valid stops pgrest, naming the setting, where
+		// PostgREST logs it and serves on its file's configuration (the
+		// README's differences); on a reload the configuration in force
+		// stays (reloadConfig), as in PostgREST. A
 		// database that cannot be reached now is not fatal: the listener
 		// reads the configuration again once it connects.
 		var unread *dbConfigReadError

@@ -3,42 +3,22 @@ package executor
 import (
 	"context"
 	"errors"
-	"os"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-
 	apierr "github.com/pgrest/caddy-pgrest/errors"
-	"github.com/pgrest/caddy-pgrest/executor/dbpool"
-	"github.com/pgrest/caddy-pgrest/tests/pgtest"
+	"github.com/pgrest/caddy-pgrest/tests/dbpooltest"
 )
 
 // The tests of this file take connections from a real pool on a real
 // PostgreSQL, started on first use; how the pool is acquired from is
 // tested in dbpool, what a request makes of it here.
 
-var testDB pgtest.Lazy
+var testDB = &dbpooltest.Cluster{Name: "executor_acquire"}
 
 // TestMain stops the cluster a test started; most tests start none.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testDB.Stop()
-	os.Exit(code)
-}
-
-// testPool makes a pool of size connections on a database of its own.
-func testPool(t *testing.T, size int32) *pgxpool.Pool {
-	t.Helper()
-	dsn := testDB.Database(t, "executor_acquire")
-	pool, err := dbpool.New(context.Background(), dbpool.Config{URI: dsn, MaxConns: size})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
-	return pool
-}
+func TestMain(m *testing.M) { testDB.Run(m) }
 
 // countingObserver counts the acquisitions it is told of.
 type countingObserver struct {
@@ -62,7 +42,7 @@ func (o *countingObserver) AcquireEnded(timedOut bool) {
 // (the observer is told it timed out): it waited the timeout, and no
 // longer, since the connection is released only after it gave up.
 func TestAcquireWaitsAtMostTheAcquisitionTimeout(t *testing.T) {
-	pool := testPool(t, 1)
+	pool := testDB.Pool(t, 1)
 	ctx := context.Background()
 	obs := &countingObserver{}
 	e := &Executor{pool: pool, cfg: Config{PoolAcquisitionTimeout: 300 * time.Millisecond, Observer: obs}}

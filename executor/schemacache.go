@@ -30,12 +30,24 @@ const (
 
 // listen reloads the schema cache on NOTIFY <db_channel>, 'reload schema'
 // (or an empty payload). It holds one connection of its own, outside the
-// pool, and reconnects with backoff; after a reconnect it reloads, since
-// notifications sent while it was away are lost.
+// pool, and reconnects with backoff; once it listens again after a failed
+// attempt (a lost connection, or a database down at start) it reloads,
+// since notifications sent while it was away are lost. The reload comes
+// after LISTEN, not before the attempt to connect: a database that came
+// back between the two would otherwise be listened to with the reload
+// missed, and the in-database configuration never read.
 func (e *Executor) listen(ctx context.Context) {
 	retry := listenMinRetry
+	away := false
 	for ctx.Err() == nil {
-		err := e.listenOnce(ctx, func() { retry = listenMinRetry })
+		err := e.listenOnce(ctx, func() {
+			retry = listenMinRetry
+			if away {
+				away = false
+				e.reloadAfterReconnect()
+			}
+		})
+		away = true
 		if ctx.Err() != nil {
 			return
 		}
@@ -50,7 +62,6 @@ func (e *Executor) listen(ctx context.Context) {
 		case <-time.After(retry):
 		}
 		retry = min(retry*2, listenMaxRetry)
-		e.reloadAfterReconnect()
 	}
 }
 

@@ -11,7 +11,7 @@ import (
 // rollback at session level; the reset frees it before whoever takes the
 // connection next.
 func TestInRolledBackTxResetsTheSession(t *testing.T) {
-	pool := testPool(t, 1)
+	pool := testDB.Pool(t, 1)
 	ctx := context.Background()
 	var pid int
 	err := InRolledBackTx(ctx, pool, func(tx pgx.Tx) error {
@@ -37,7 +37,7 @@ func TestInRolledBackTxResetsTheSession(t *testing.T) {
 
 // A connection ReleaseReset cannot reset is closed, not given back.
 func TestReleaseResetClosesWhatItCannotReset(t *testing.T) {
-	pool := testPool(t, 1)
+	pool := testDB.Pool(t, 1)
 	ctx := context.Background()
 	conn, err := pool.Acquire(ctx)
 	if err != nil {
@@ -46,7 +46,7 @@ func TestReleaseResetClosesWhatItCannotReset(t *testing.T) {
 	pid := conn.Conn().PgConn().PID()
 	// Another session ends this one's backend, and waits until it has
 	// exited: the reset fails.
-	other, err := pgx.Connect(ctx, testDB.Database(t, "executor_acquire"))
+	other, err := pgx.Connect(ctx, testDB.Database(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,15 +1,16 @@
-package dbpool
+package dbpool_test
 
 import (
 	"context"
 	"errors"
-	"os"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/pgrest/caddy-pgrest/executor/dbpool"
+	"github.com/pgrest/caddy-pgrest/tests/dbpooltest"
 	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
 
@@ -18,26 +19,10 @@ import (
 // the pool under it (puddle) treat the context of an acquisition, which
 // no stand-in would show.
 
-var testDB pgtest.Lazy
+var testDB = &dbpooltest.Cluster{Name: "dbpool_acquire"}
 
 // TestMain stops the cluster a test started; most tests start none.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testDB.Stop()
-	os.Exit(code)
-}
-
-// testPool makes a pool of size connections on a database of its own.
-func testPool(t *testing.T, size int32) *pgxpool.Pool {
-	t.Helper()
-	dsn := testDB.Database(t, "dbpool_acquire")
-	pool, err := New(context.Background(), Config{URI: dsn, MaxConns: size})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
-	return pool
-}
+func TestMain(m *testing.M) { testDB.Run(m) }
 
 // warm opens n connections of pool and leaves them idle.
 func warm(t *testing.T, pool *pgxpool.Pool, n int) {
@@ -60,13 +45,13 @@ func warm(t *testing.T, pool *pgxpool.Pool, n int) {
 const waitLimit = 30 * time.Second
 
 func TestAcquireIdleNeverWaits(t *testing.T) {
-	pool := testPool(t, 1)
+	pool := testDB.Pool(t, 1)
 	ctx := context.Background()
 	const timeout = 10 * time.Second
 
 	t.Run("an idle connection is taken", func(t *testing.T) {
 		warm(t, pool, 1)
-		conn, _ := acquireIdle(ctx, pool, timeout)
+		conn, _ := dbpool.AcquireIdle(ctx, pool, timeout)
 		if conn == nil {
 			t.Fatal("no connection, though one was idle")
 		}
@@ -85,7 +70,7 @@ func TestAcquireIdleNeverWaits(t *testing.T) {
 		defer held.Release()
 		done := make(chan *pgxpool.Conn, 1)
 		go func() {
-			conn, _ := acquireIdle(ctx, pool, timeout)
+			conn, _ := dbpool.AcquireIdle(ctx, pool, timeout)
 			done <- conn
 		}()
 		select {
@@ -109,7 +94,7 @@ func TestAcquireIdleNeverWaits(t *testing.T) {
 		}
 		done := make(chan error, 1)
 		go func() {
-			conn, err := pool.Acquire(&noWaitContext{Context: ctx})
+			conn, err := pool.Acquire(&dbpool.NoWaitContext{Context: ctx})
 			if conn != nil {
 				conn.Release()
 			}
@@ -117,7 +102,7 @@ func TestAcquireIdleNeverWaits(t *testing.T) {
 		}()
 		select {
 		case err := <-done:
-			if !errors.Is(err, errWouldWait) {
+			if !errors.Is(err, dbpool.ErrWouldWait) {
 				t.Errorf("err = %v, want errWouldWait", err)
 			}
 		case <-time.After(waitLimit):
@@ -130,7 +115,7 @@ func TestAcquireIdleNeverWaits(t *testing.T) {
 		warm(t, pool, 1)
 		gone, cancel := context.WithCancel(ctx)
 		cancel()
-		conn, err := pool.Acquire(&noWaitContext{Context: gone})
+		conn, err := pool.Acquire(&dbpool.NoWaitContext{Context: gone})
 		if conn != nil {
 			conn.Release()
 		}
@@ -140,8 +125,8 @@ func TestAcquireIdleNeverWaits(t *testing.T) {
 	})
 
 	t.Run("an empty pool starts no connection", func(t *testing.T) {
-		empty := testPool(t, 1)
-		if conn, _ := acquireIdle(ctx, empty, timeout); conn != nil {
+		empty := testDB.Pool(t, 1)
+		if conn, _ := dbpool.AcquireIdle(ctx, empty, timeout); conn != nil {
 			conn.Release()
 			t.Fatal("a connection from a pool that had none")
 		}
@@ -157,7 +142,7 @@ func TestAcquireIdleNeverWaits(t *testing.T) {
 }
 
 func TestAcquireIdlePingsAConnectionIdleForLong(t *testing.T) {
-	pool := testPool(t, 1)
+	pool := testDB.Pool(t, 1)
 	ctx := context.Background()
 	const timeout = 10 * time.Second
 
@@ -165,7 +150,7 @@ func TestAcquireIdlePingsAConnectionIdleForLong(t *testing.T) {
 		warm(t, pool, 1)
 		first := takeAndGiveBack(t, pool)
 		time.Sleep(1100 * time.Millisecond) // past pgx's second
-		conn, err := acquireIdle(ctx, pool, timeout)
+		conn, err := dbpool.AcquireIdle(ctx, pool, timeout)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -180,12 +165,12 @@ func TestAcquireIdlePingsAConnectionIdleForLong(t *testing.T) {
 
 	t.Run("a dead one is closed and not taken", func(t *testing.T) {
 		dead := takeAndGiveBack(t, pool)
-		admin := pgtest.Connect(t, testDB.Database(t, "dbpool_acquire"))
+		admin := pgtest.Connect(t, testDB.Database(t))
 		if _, err := admin.Exec(ctx, "select pg_terminate_backend($1)", dead.PID()); err != nil {
 			t.Fatal(err)
 		}
 		time.Sleep(1100 * time.Millisecond)
-		conn, err := acquireIdle(ctx, pool, timeout)
+		conn, err := dbpool.AcquireIdle(ctx, pool, timeout)
 		if conn != nil {
 			conn.Release()
 			t.Fatal("a connection whose server process was terminated was taken")
@@ -215,14 +200,14 @@ func takeAndGiveBack(t *testing.T, pool *pgxpool.Pool) *pgconn.PgConn {
 }
 
 func TestAConnectionWithACancelInDoubtIsNotUsedAgain(t *testing.T) {
-	pool := testPool(t, 1)
+	pool := testDB.Pool(t, 1)
 	ctx := context.Background()
 	conn, err := pool.Acquire(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	marked := conn.Conn().PgConn()
-	marked.CustomData()[unsureCancelKey] = true
+	marked.CustomData()[dbpool.UnsureCancelKey] = true
 	conn.Release()
 
 	conn, err = pool.Acquire(ctx)

@@ -21,23 +21,7 @@ import (
 // users has the computed column full_name, and first_name, a function
 // named like a column; projects has the computed relationship open_tasks.
 func testCache() *schemacache.Cache {
-	qn := func(name string) schemacache.QualifiedName {
-		return schemacache.QualifiedName{Schema: "api", Name: name}
-	}
-	table := func(name string, cols ...string) *schemacache.Relation {
-		r := &schemacache.Relation{Schema: "api", Name: name, Kind: schemacache.KindTable}
-		for i, c := range cols {
-			r.Columns = append(r.Columns, &schemacache.Column{Name: c, Type: "text", Position: i + 1})
-		}
-		return r
-	}
-	pk := func(tbl string, cols ...string) schemacache.Key {
-		return schemacache.Key{Table: qn(tbl), Constraint: tbl + "_pkey", Primary: true, Columns: cols}
-	}
-	fk := func(tbl, col, ref string) schemacache.ForeignKey {
-		return schemacache.ForeignKey{Constraint: tbl + "_" + col + "_fkey", Table: qn(tbl), ForeignTable: qn(ref),
-			Columns: [][2]string{{col, "id"}}}
-	}
+	qn, table, pk, fk := apiName, tablesOf("api", "text"), apiPrimaryKey, apiForeignKey
 	scalar := func(name, arg string) *schemacache.Function {
 		return &schemacache.Function{Schema: "api", Name: name, Params: []schemacache.Param{{Type: "api." + arg}},
 			ArgRelation: qn(arg), Returns: schemacache.Return{Shape: schemacache.ReturnsScalar, Type: "text"}}

@@ -11,23 +11,7 @@ import (
 // filmsCache is PostgREST's example of its PGRST200 hint: films has
 // directors, roles and actors (through roles); film has no relationship.
 func filmsCache() *schemacache.Cache {
-	qn := func(name string) schemacache.QualifiedName {
-		return schemacache.QualifiedName{Schema: "api", Name: name}
-	}
-	table := func(name string, cols ...string) *schemacache.Relation {
-		r := &schemacache.Relation{Schema: "api", Name: name, Kind: schemacache.KindTable}
-		for i, c := range cols {
-			r.Columns = append(r.Columns, &schemacache.Column{Name: c, Type: "int", Position: i + 1})
-		}
-		return r
-	}
-	pk := func(tbl string, cols ...string) schemacache.Key {
-		return schemacache.Key{Table: qn(tbl), Constraint: tbl + "_pkey", Primary: true, Columns: cols}
-	}
-	fk := func(tbl, col, ref string) schemacache.ForeignKey {
-		return schemacache.ForeignKey{Constraint: tbl + "_" + col + "_fkey", Table: qn(tbl), ForeignTable: qn(ref),
-			Columns: [][2]string{{col, "id"}}}
-	}
+	table, pk, fk := tablesOf("api", "int"), apiPrimaryKey, apiForeignKey
 	return schemacache.Build(&schemacache.Catalog{
 		Schemas: []string{"api"},
 		Relations: []*schemacache.Relation{
@@ -72,35 +56,20 @@ func TestRelationshipHint(t *testing.T) {
 // table like it is suggested (EmbedDisambiguationSpec "doesn't work if the
 // junction is only internal").
 func TestRelationshipHintThroughInternalJunction(t *testing.T) {
-	qn := func(schemaName, name string) schemacache.QualifiedName {
-		return schemacache.QualifiedName{Schema: schemaName, Name: name}
-	}
-	table := func(schemaName, name string, cols ...string) *schemacache.Relation {
-		r := &schemacache.Relation{Schema: schemaName, Name: name, Kind: schemacache.KindTable}
-		for i, c := range cols {
-			r.Columns = append(r.Columns, &schemacache.Column{Name: c, Type: "int", Position: i + 1})
-		}
-		return r
-	}
-	fk := func(tbl schemacache.QualifiedName, col string, ref schemacache.QualifiedName) schemacache.ForeignKey {
-		return schemacache.ForeignKey{Constraint: tbl.Name + "_" + col + "_fkey", Table: tbl, ForeignTable: ref,
-			Columns: [][2]string{{col, "id"}}}
-	}
-	junction := qn("private", "junction")
+	apiTable, privateTable := tablesOf("api", "int"), tablesOf("private", "int")
+	junction := qualified("private", "junction")
 	cache := schemacache.Build(&schemacache.Catalog{
 		Schemas: []string{"api"},
 		Relations: []*schemacache.Relation{
-			table("api", "end_1", "id"), table("api", "end_2", "id"), table("private", "junction", "end_1_id", "end_2_id"),
-			table("api", "send_1", "id"), table("api", "send_2", "id", "send_1_id"),
+			apiTable("end_1", "id"), apiTable("end_2", "id"), privateTable("junction", "end_1_id", "end_2_id"),
+			apiTable("send_1", "id"), apiTable("send_2", "id", "send_1_id"),
 		},
 		Keys: []schemacache.Key{
-			{Table: qn("api", "end_1"), Constraint: "end_1_pkey", Primary: true, Columns: []string{"id"}},
-			{Table: qn("api", "end_2"), Constraint: "end_2_pkey", Primary: true, Columns: []string{"id"}},
-			{Table: junction, Constraint: "junction_pkey", Primary: true, Columns: []string{"end_1_id", "end_2_id"}},
+			apiPrimaryKey("end_1", "id"), apiPrimaryKey("end_2", "id"), primaryKey(junction, "end_1_id", "end_2_id"),
 		},
 		ForeignKeys: []schemacache.ForeignKey{
-			fk(junction, "end_1_id", qn("api", "end_1")), fk(junction, "end_2_id", qn("api", "end_2")),
-			fk(qn("api", "send_2"), "send_1_id", qn("api", "send_1")),
+			foreignKey(junction, "end_1_id", apiName("end_1")), foreignKey(junction, "end_2_id", apiName("end_2")),
+			apiForeignKey("send_2", "send_1_id", "send_1"),
 		},
 	})
 	_, err := build(t, cache, "end_1?select=end_2(*)", plan.ReadOptions{})

@@ -1,7 +1,12 @@
 package e2e
 
 import (
+	"errors"
+	"io/fs"
 	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
@@ -9,6 +14,7 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
+	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
 
 // dbConfigSchemas makes two schemas with one table each, readable by the
@@ -56,6 +62,39 @@ func eventually(t *testing.T, what string, check func() bool) {
 	t.Fatalf("%s did not happen within 30 seconds", what)
 }
 
+// logHasLine says whether the Caddy log in logFile has an entry of level
+// naming every one of words (pgresttest.LogHasLine).
+func logHasLine(t *testing.T, logFile, level string, words ...string) bool {
+	t.Helper()
+	log, err := os.ReadFile(logFile)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		t.Fatal(err)
+	}
+	return pgresttest.LogHasLine(string(log), level, words...)
+}
+
+// closedGate is a closed pgtest.Gate in front of the test database's
+// server: a database that is down until the gate opens.
+func closedGate(t *testing.T) *pgtest.Gate {
+	t.Helper()
+	u, err := url.Parse(authDSN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := pgtest.NewGate(u.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(g.Close)
+	return g
+}
+
+// gatedAuthDSN is authDSN through gate.
+func gatedAuthDSN(t *testing.T, gate *pgtest.Gate) string {
+	t.Helper()
+	return errAuthDSN(t, func(u *url.URL) { u.Host = gate.Addr })
+}
+
 // waitForListener waits until pgrest listens for notifications: one sent
 // before would be lost.
 func waitForListener(t *testing.T) {
@@ -80,7 +119,8 @@ func TestInDatabaseConfiguration(t *testing.T) {
 
 	t.Run("NOTIFY pgrst, 'reload config' applies a change without a restart", func(t *testing.T) {
 		resetAuthenticatorSettings(t)
-		s := startServer(t)
+		logFile := filepath.Join(t.TempDir(), "caddy.log")
+		s := startServerLogging(t, logFile)
 		s.get(t, "/t_one").expectError(t, http.StatusNotFound, "PGRST205")
 		sql(t, `alter role authenticator set pgrst.db_schemas = 'dbc_one, dbc_two';
 		        alter role authenticator set pgrst.server_trace_header = 'X-Trace';
@@ -93,19 +133,46 @@ func TestInDatabaseConfiguration(t *testing.T) {
 
 		t.Run("a configuration that is not valid is logged and the one in force stays", func(t *testing.T) {
 			sql(t, `alter role authenticator set pgrst.db_max_rows = 'lots'; notify pgrst, 'reload config'`)
-			time.Sleep(500 * time.Millisecond)
+			eventually(t, "the reload's error, naming the setting, in the log", func() bool {
+				return logHasLine(t, logFile, "error", "keeping the configuration in force", "pgrst.db_max_rows")
+			})
 			s.get(t, "/t_one").Expect(t, http.StatusOK, `[{"id":1}]`, nil)
 		})
 	})
 
-	// PostgREST v16.2 dies at start on an in-database configuration that
-	// is not valid (readInDbConfig's startingUp panics) and keeps the one
-	// in force on a reload (the subtest above).
+	// PostgREST v16.2 logs an in-database configuration that is not
+	// valid at start and serves on its file's (only --dump-config and
+	// --dump-schema die on it); pgrest refuses to start, a difference the
+	// README's table gives the reason for. On a reload both keep the
+	// configuration in force (the subtest above).
 	t.Run("a configuration that is not valid at start stops pgrest naming the setting", func(t *testing.T) {
 		resetAuthenticatorSettings(t)
 		sql(t, `alter role authenticator set pgrst.db_max_rows = 'lots'`)
 		t.Cleanup(func() { resetAuthenticatorSettings(t) })
 		pgresttest.ExpectRefusedStart(t, defaultDirectives(), "pgrst.db_max_rows = 'lots'", "pgrst.db_max_rows", "lots")
+	})
+
+	// PostgREST v16.2 starts on a database it cannot reach: its schema
+	// cache load, retried until the database answers, reads the
+	// in-database configuration first each time (retryingSchemaCacheLoad,
+	// qInDbConfig), so the configuration it serves once the database is
+	// back is the database's.
+	t.Run("a database that cannot be reached at start: its configuration is read once it can be", func(t *testing.T) {
+		resetAuthenticatorSettings(t)
+		sql(t, `alter role authenticator set pgrst.db_schemas = 'dbc_one'`)
+		gate := closedGate(t)
+		logFile := filepath.Join(t.TempDir(), "caddy.log")
+		s := startServerLogging(t, logFile, "db_uri "+pgresttest.Quote(gatedAuthDSN(t, gate)))
+		if !logHasLine(t, logFile, "warn", "starting with the Caddyfile's configuration only") {
+			t.Error("no warning that pgrest starts on the Caddyfile's configuration")
+		}
+		s.get(t, "/t_one").expectError(t, http.StatusServiceUnavailable, "PGRST000")
+		if err := gate.Open(); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, "the database's db_schemas in force", func() bool { return s.get(t, "/t_one").Status == http.StatusOK })
+		s.get(t, "/t_one").Expect(t, http.StatusOK, `[{"id":1}]`, nil)
+		s.get(t, "/dbc_api").expectError(t, http.StatusNotFound, "PGRST205")
 	})
 
 	t.Run("SIGUSR2 re-reads it, as it does for PostgREST", func(t *testing.T) {

@@ -35,7 +35,7 @@ func TestMain(m *testing.M) {
 	}
 	// wal_level = logical: postgres_changes_test.go serves the change feed.
 	db = pgresttest.MustSetUpWith("pgrest_realtime", pgtest.Options{LogicalReplication: true}, pgresttest.ReadFixture,
-		pgresttest.SQL("realtime.sql", fixtures.RealtimeSQL))
+		pgresttest.SQL("realtime.sql", fixtures.RealtimeSQL), pgresttest.SQL("session_state.sql", fixtures.SessionStateSQL))
 	db.Run(m)
 }
 

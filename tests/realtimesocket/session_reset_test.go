@@ -10,10 +10,10 @@ import (
 
 // leakSQL is a policy function that leaves, at session level, what
 // PostgreSQL keeps past a transaction (a custom setting, an advisory lock,
-// a sequence's currval, a temporary table, LISTEN, and last the role),
-// the policies that call it (on realtime.messages for the topics
-// "leak-*", and on api.rt_leak, published), and what a REST call sees of
-// its connection.
+// a sequence's currval, a temporary table, LISTEN, and last the role), and
+// the policies that call it (on realtime.messages for the topics "leak-*",
+// and on api.rt_leak, published). What a REST call sees of its connection
+// is api.session_state (fixtures.SessionStateSQL).
 const leakSQL = `
 create sequence if not exists api.rt_leak_seq;
 grant usage on sequence api.rt_leak_seq to webuser;
@@ -41,29 +41,10 @@ do $$ begin
     alter publication pgrest_realtime add table api.rt_leak;
   end if;
 end $$;
-create or replace function api.rt_session_state() returns json language plpgsql as $$
-declare
-  last bigint;
-begin
-  begin
-    last := pg_catalog.lastval();
-  exception when others then
-    last := null;
-  end;
-  return json_build_object(
-    'app.leak', nullif(current_setting('app.leak', true), ''),
-    'advisory_locks', (select pg_catalog.count(*) from pg_catalog.pg_locks
-                       where locktype = 'advisory' and pid = pg_catalog.pg_backend_pid()),
-    'lastval', last,
-    'temp_table', pg_catalog.to_regclass('pg_temp.rt_leftover') is not null,
-    'listening', (select pg_catalog.count(*) from pg_catalog.pg_listening_channels()));
-end
-$$;
-grant execute on function api.rt_session_state() to webuser;
 `
 
 // cleanSession is what a request sees of a connection nobody left
-// anything on.
+// anything on, of what api.rt_leave_session_state leaves.
 var cleanSession = map[string]any{
 	"app.leak": nil, "advisory_locks": float64(0), "lastval": nil, "temp_table": false, "listening": float64(0),
 }
@@ -71,19 +52,26 @@ var cleanSession = map[string]any{
 // restSessionState is what u2's REST call sees of its connection.
 func restSessionState(t *testing.T, s *pgresttest.Server) map[string]any {
 	t.Helper()
-	res := s.Do(t, "POST", "/rpc/rt_session_state", "{}", pgresttest.Bearer(userToken(t, "u2"))...)
+	res := s.Do(t, "POST", "/rpc/session_state", `{"setting":"app.leak","temp_table":"rt_leftover"}`,
+		pgresttest.Bearer(userToken(t, "u2"))...)
 	res.ExpectStatus(t, 200)
 	var state map[string]any
 	if err := json.Unmarshal(res.Body, &state); err != nil {
-		t.Fatalf("api.rt_session_state: %v: %s", err, res.Body)
+		t.Fatalf("api.session_state: %v: %s", err, res.Body)
 	}
 	return state
 }
 
+// expectCleanSession checks the state cleanSession names; the rest of
+// what api.session_state shows (settings, cursors) the policy function
+// does not touch.
 func expectCleanSession(t *testing.T, s *pgresttest.Server, after string) {
 	t.Helper()
-	if got := restSessionState(t, s); !reflect.DeepEqual(got, cleanSession) {
-		t.Errorf("after %s, another user's REST call sees %v, want %v", after, got, cleanSession)
+	got := restSessionState(t, s)
+	for name, want := range cleanSession {
+		if !reflect.DeepEqual(got[name], want) {
+			t.Errorf("after %s, another user's REST call sees %s = %v, want %v", after, name, got[name], want)
+		}
 	}
 }
 

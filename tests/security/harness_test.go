@@ -17,6 +17,7 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
+	"github.com/pgrest/caddy-pgrest/tests/fixtures"
 	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
 	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
@@ -71,6 +72,7 @@ func literal(s string) string {
 // and runs the tests.
 func TestMain(m *testing.M) {
 	db = pgresttest.MustSetUp("pgrest_security", pgresttest.Files("testdata/*.sql"),
+		pgresttest.SQL("session_state.sql", fixtures.SessionStateSQL),
 		func(ctx context.Context, superDSN string) error {
 			tripDSN := pgtest.DSNFor(superDSN, "pgrest_tripwire", "pgrest-tripwire-password")
 			return pgresttest.SQL("the run's settings", runSettings(tripDSN))(ctx, superDSN)

@@ -22,10 +22,11 @@ func startOneConnection(t *testing.T) *pgresttest.Server {
 }
 
 // sessionState is what webuser's call of api.session_state sees of its
-// connection.
+// connection, with the custom setting and the temporary table that
+// api.leave_session_state makes.
 func sessionState(t *testing.T, s *pgresttest.Server, user []string) map[string]any {
 	t.Helper()
-	res := s.Do(t, "POST", "/rpc/session_state", "{}", user...)
+	res := s.Do(t, "POST", "/rpc/session_state", `{"setting":"app.tenant_id","temp_table":"leftover_temp"}`, user...)
 	res.ExpectStatus(t, 200)
 	var state map[string]any
 	if err := json.Unmarshal(res.Body, &state); err != nil {
