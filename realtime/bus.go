@@ -44,8 +44,9 @@ var (
 // "b" kind with node "db".
 type busMsg struct {
 	// Kind: b broadcast, p presence diff, s a node's presences of a
-	// topic, h hello (a node asks for everybody's presences), a alive,
-	// x a node stopping.
+	// topic, h hello (a node asks for everybody's presences), r reported
+	// (a node has sent its presences to the node named in Topic), a
+	// alive, x a node stopping.
 	Kind    string                       `json:"k"`
 	Node    string                       `json:"n"`
 	Topic   string                       `json:"t,omitempty"`
@@ -72,11 +73,16 @@ type bus struct {
 	mu      sync.Mutex
 	seen    map[string]time.Time
 	enabled bool
+	peers   *peers
 }
 
 func newBus(srv *Server) *bus {
-	return &bus{srv: srv, queue: make(chan busMsg, publishQueue), seen: map[string]time.Time{},
-		enabled: srv.cfg.ListenConfig != nil && srv.cfg.Pool != nil}
+	b := &bus{srv: srv, queue: make(chan busMsg, publishQueue), seen: map[string]time.Time{},
+		enabled: srv.cfg.ListenConfig != nil && srv.cfg.Pool != nil, peers: newPeers()}
+	if !b.enabled {
+		b.peers.markReady()
+	}
+	return b
 }
 
 func (b *bus) start() {
@@ -196,7 +202,12 @@ func (b *bus) listenLoop() {
 
 func (b *bus) listenOnce(connected func()) error {
 	ctx := b.srv.ctx
-	conn, err := pgx.ConnectConfig(ctx, b.srv.cfg.ListenConfig.Copy())
+	cfg := b.srv.cfg.ListenConfig.Copy()
+	if cfg.RuntimeParams == nil {
+		cfg.RuntimeParams = map[string]string{}
+	}
+	cfg.RuntimeParams["application_name"] = listenerName
+	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
 		return err
 	}
@@ -205,6 +216,7 @@ func (b *bus) listenOnce(connected func()) error {
 		return err
 	}
 	connected()
+	b.peers.expect(ctx, conn)
 	b.publish(busMsg{Kind: "h"})
 	for {
 		n, err := conn.WaitForNotification(ctx)
@@ -257,6 +269,11 @@ func (b *bus) receive(ctx context.Context, payload string) {
 	case "h":
 		for k, st := range h.localStates() {
 			b.publish(busMsg{Kind: "s", Topic: k.topic, Private: k.private, State: raws(st)})
+		}
+		b.publish(busMsg{Kind: "r", Topic: m.Node})
+	case "r":
+		if m.Topic == b.srv.cfg.Node {
+			b.peers.reportedBy(m.Node)
 		}
 	case "x":
 		b.forget(m.Node)

@@ -174,6 +174,10 @@ func (s *socket) join(m message) {
 		c.resumeKey = s.srv.resumeKey(id, c.key, c.specs)
 		sink, subscribeErr = c.subscribeChanges(ctx, id, s.srv.takeResume(ctx, c.resumeKey))
 	}
+	if c.presenceEnabled {
+		// On a node that just started: the other nodes' presences first.
+		s.srv.bus.peers.wait(ctx)
+	}
 	s.mu.Lock()
 	select {
 	case <-s.done:
@@ -518,14 +522,16 @@ func (c *channel) presence(m message) {
 		enabling := !c.presenceEnabled
 		c.presenceEnabled = true
 		c.mu.Unlock()
+		// The reply goes first, as Phoenix answers the push before the
+		// tracker's diff goes round (realtime_channel.ex's handle_in
+		// "presence" returns {:reply, :ok, socket}).
+		c.s.reply(m, "ok", emptyObject)
 		if enabling {
 			// A track enables presence for a socket that joined without
-			// it: it gets the state first (maybe_sync_presence).
+			// it: it gets the state before its own diff, without which
+			// realtime-js holds every diff back (Supabase sends none).
 			c.pushPresenceState()
 		}
-		// The reply goes first, as Phoenix answers the push before the
-		// tracker's diff goes round.
-		c.s.reply(m, "ok", emptyObject)
 		c.s.srv.hub.track(c, obj)
 	case "untrack":
 		c.s.reply(m, "ok", emptyObject)

@@ -9,7 +9,10 @@ package realtimesocket
 
 import (
 	"context"
+	"os"
 	"testing"
+
+	caddycmd "github.com/caddyserver/caddy/v2/cmd"
 
 	"github.com/pgrest/caddy-pgrest/tests/fixtures"
 	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
@@ -21,7 +24,15 @@ const secret = "pgrest-realtime-tests-secret-long-enough-0123456"
 
 var db *pgresttest.DB
 
+// runAsCaddy makes the test binary run Caddy's command line instead of
+// the tests: a node in a process of its own (late_node_test.go).
+const runAsCaddy = "PGREST_REALTIMESOCKET_RUN_CADDY"
+
 func TestMain(m *testing.M) {
+	if os.Getenv(runAsCaddy) == "1" {
+		caddycmd.Main()
+		return
+	}
 	// wal_level = logical: postgres_changes_test.go serves the change feed.
 	db = pgresttest.MustSetUpWith("pgrest_realtime", pgtest.Options{LogicalReplication: true}, pgresttest.ReadFixture,
 		pgresttest.SQL("realtime.sql", fixtures.RealtimeSQL), pgresttest.SQL("session_state.sql", fixtures.SessionStateSQL))

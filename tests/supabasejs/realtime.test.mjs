@@ -2,7 +2,8 @@
 // socket (realtime_enabled), which the launcher serves at
 // /realtime/v1/websocket beside /rest/v1 from the same handler:
 // broadcast, presence, postgres_changes under row-level security with
-// writes through the REST API and in SQL, and token expiry and refresh.
+// writes through the REST API and in SQL, token expiry and refresh, and
+// the resume of postgres_changes after a dropped connection.
 // The realtime fixture (tests/fixtures/realtime_grants.sql) publishes
 // api.rt_todos, each user's rows visible to that user only.
 import { test, after } from 'node:test'
@@ -10,6 +11,7 @@ import assert from 'node:assert/strict'
 import { createHmac } from 'node:crypto'
 import { createClient } from '@supabase/supabase-js'
 import { supabaseUrl, anonKey, unique } from './helpers.mjs'
+import { startProxy, within } from './proxy.mjs'
 
 const secret = process.env.PGREST_JWT_SECRET
 const b64 = (v) => Buffer.from(JSON.stringify(v)).toString('base64url')
@@ -42,11 +44,6 @@ const client = async (token, url = supabaseUrl) => {
 after(async () => {
   for (const c of clients) await c.removeAllChannels()
 })
-
-// within waits for a promise, failing after a generous bound (a wait,
-// never a measure).
-const within = (promise, what) =>
-  Promise.race([promise, new Promise((_, reject) => setTimeout(() => reject(new Error(`no ${what}`)), 15000))])
 
 // subscribed subscribes a channel and resolves once SUBSCRIBED.
 const subscribed = (channel) =>
@@ -220,4 +217,52 @@ test('an expiring token closes the channel with Supabase\'s message; a refreshed
   assert.equal(kept.state, 'joined')
   assert.equal(await kept.send({ type: 'broadcast', event: 'after', payload: { ok: 1 } }), 'ok')
   assert.deepEqual((await got.next('broadcast after refresh')).payload, { ok: 1 })
+})
+
+// subscribedAgain waits for the next SUBSCRIBED among a channel's
+// subscribe statuses (realtime-js reports one at each rejoin).
+const subscribedAgain = async (statuses) => {
+  for (;;) {
+    const s = await statuses.next('SUBSCRIBED after the reconnect')
+    if (s === 'SUBSCRIBED') return
+  }
+}
+
+test('postgres_changes resume after a dropped socket: realtime-js reconnects and gets what it missed, once, in order', async (t) => {
+  const u = unique('resume')
+  const tok = tokenFor(u)
+  // The subscriber reaches the node through a proxy that cuts its
+  // connection; the writer goes straight to the node.
+  const proxy = await startProxy(supabaseUrl)
+  t.after(() => proxy.close())
+  const sub = await client(() => tok, proxy.url)
+  const writer = await client(() => tok)
+  const titles = queue()
+  const statuses = queue()
+  const ch = sub.channel(unique('todos'))
+    .on('postgres_changes', { event: 'INSERT', schema: 'api', table: 'rt_todos' }, (p) => titles.push(p.new.title))
+  ch.subscribe((status) => statuses.push(status))
+  await subscribedAgain(statuses)
+  const insert = async (title) => assert.equal((await writer.from('rt_todos').insert({ title })).error, null)
+  const expectTitles = async (...want) => {
+    for (const w of want) assert.equal(await titles.next(`the insert of ${w}`), w)
+  }
+  await insert('before-1')
+  await expectTitles('before-1')
+
+  // The connection drops without phx_leave; rows are written while the
+  // client cannot reconnect (its attempts wait at the proxy).
+  await proxy.cut()
+  for (const title of ['missed-1', 'missed-2', 'missed-3']) await insert(title)
+  proxy.resume()
+
+  // realtime-js reconnects and rejoins by itself.
+  await subscribedAgain(statuses)
+  await expectTitles('missed-1', 'missed-2', 'missed-3')
+  await insert('live-1')
+  await expectTitles('live-1')
+  // Nothing came twice: the next change is the next insert.
+  await insert('live-2')
+  await expectTitles('live-2')
+  await sub.removeAllChannels()
 })
