@@ -32,7 +32,7 @@ func costGuardSite(b *bytes.Buffer, authDSN string, pool int) (string, error) {
 // printCostGuard sets the cost guard variant against pgrest without a
 // limit, cell by cell: throughput and p50 latency, ÷ pgrest's.
 func printCostGuard(variants []*variant, rows []*cell) {
-	g := indexOf(variants, guardName)
+	g := indexOrNone(variants, guardName)
 	if g < 0 {
 		return
 	}

@@ -72,7 +72,7 @@ func writeSite(b *bytes.Buffer, port int, dirs map[string]string, extra []string
 // printRateLimits sets each rate limit variant against pgrest without a
 // limit, cell by cell: throughput and p50 latency, ÷ pgrest's.
 func printRateLimits(variants []*variant, rows []*cell) {
-	mem, redis := indexOf(variants, limitMemoryName), indexOf(variants, limitRedisName)
+	mem, redis := indexOrNone(variants, limitMemoryName), indexOrNone(variants, limitRedisName)
 	if mem < 0 || redis < 0 {
 		return
 	}
