@@ -20,7 +20,8 @@ import (
 // The size series: what a big read costs pgrest against PostgreSQL alone
 // producing the same rows' text, and how much memory it takes. GET
 // /size_rows?order=id&limit=N for each N of -sizes, as JSON and as CSV,
-// one request at a time, then sizeConc requests of the largest N at once.
+// one request at a time, then sizeConc requests of the largest N at once,
+// in each representation.
 // PostgreSQL alone is pgconn reading the same rows' text (the JSON of
 // each row, or its CSV record) from a query, row by row, and throwing it
 // away: the least PostgreSQL does to produce that body. pgrest runs in a
@@ -93,11 +94,13 @@ func measureSizes(ctx context.Context, e *env, opt options) error {
 			steps = append(steps, st)
 		}
 	}
-	st, err := srv.measure(ctx, e, sizeFormats[0], largest, sizeConc)
-	if err != nil {
-		return err
+	for _, f := range sizeFormats {
+		st, err := srv.measure(ctx, e, f, largest, sizeConc)
+		if err != nil {
+			return err
+		}
+		steps = append(steps, st)
 	}
-	steps = append(steps, st)
 	printSizes(steps, opt.pool)
 	return nil
 }
