@@ -37,7 +37,7 @@ func do(t *testing.T, s *pgresttest.Server, rec *recorder, status int, want, met
 		}
 	}
 	s.Do(t, method, path, body, headers...).Expect(t, status, want, header)
-	return rec.since(mark)
+	return rec.requestSince(mark)
 }
 
 // boundTexts is the text of each statement the messages bind, in order.
@@ -182,7 +182,7 @@ func TestAResultTypeChangedByDDLIsAClientErrorUntilTheSchemaReloads(t *testing.T
 	}
 	steady := rec.mark()
 	s.Get(t, "/items?id=eq.2").ExpectStatus(t, 200)
-	if got := kinds(rec.since(steady)); got != "BEBEBEBEBE"+reset+"S" {
+	if got := kinds(rec.requestSince(steady)); got != "BEBEBEBEBE"+reset+"S" {
 		t.Errorf("a steady read with a pre-request sent %q", got)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"io"
 	"net"
+	"slices"
 	"sync"
 	"testing"
 )
@@ -82,6 +83,21 @@ func (r *recorder) since(mark int) []message {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]message(nil), r.msgs[mark:]...)
+}
+
+// requestSince is what the connection that served the request sent since
+// mark: the one whose first message since then is a Parse or a Bind (a
+// request's pipeline starts with BEGIN). Another connection's messages
+// (the reload listener's LISTEN, say, sent as a simple Query whenever it
+// connects) arrive in between and are left out.
+func (r *recorder) requestSince(mark int) []message {
+	all := r.since(mark)
+	i := slices.IndexFunc(all, func(m message) bool { return m.kind == 'P' || m.kind == 'B' })
+	if i < 0 {
+		return all
+	}
+	conn := all[i].conn
+	return slices.DeleteFunc(all, func(m message) bool { return m.conn != conn })
 }
 
 // Untyped first messages: the protocol version of a startup message, and

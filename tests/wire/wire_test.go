@@ -106,7 +106,7 @@ func requestMessages(t *testing.T, s *pgresttest.Server, rec *recorder, path str
 	t.Helper()
 	mark := rec.mark()
 	s.Get(t, path, headers...).ExpectStatus(t, 200)
-	return rec.since(mark)
+	return rec.requestSince(mark)
 }
 
 // resetStatements are the statements that reset the session after each
