@@ -20,8 +20,9 @@ import (
 // The size series: what a big read costs pgrest against PostgreSQL alone
 // producing the same rows' text, and how much memory it takes. GET
 // /size_rows?order=id&limit=N for each N of -sizes, as JSON and as CSV,
-// one request at a time, then sizeConc requests of the largest N at once,
-// in each representation.
+// and GET /rpc/size_rows_upto?n=N, the same rows as JSON through a
+// set-returning function, one request at a time; then sizeConc requests
+// of the largest N at once, for the table's two representations.
 // PostgreSQL alone is pgconn reading the same rows' text (the JSON of
 // each row, or its CSV record) from a query, row by row, and throwing it
 // away: the least PostgreSQL does to produce that body. pgrest runs in a
@@ -45,6 +46,11 @@ from generate_series(1, %d) i;
 alter table api.size_rows add primary key (id);
 grant select on api.size_rows to web_anon, webuser;
 analyze api.size_rows;
+create function api.size_rows_upto(n int) returns setof api.size_rows language plpgsql stable as $f$
+begin
+  return query select * from api.size_rows order by id limit n;
+end
+$f$;
 `
 
 // sizeFormat is one representation of the series.
@@ -52,11 +58,34 @@ type sizeFormat struct {
 	name, accept string
 	// rowText is the text of one row of t as pgrest puts it in the body.
 	rowText string
+	// rpc reads the rows through api.size_rows_upto (PostgreSQL alone
+	// calls it too), in the steps of one request only.
+	rpc bool
 }
 
+const jsonRowText = "pg_catalog.row_to_json(t)::text"
+
 var sizeFormats = []sizeFormat{
-	{"json", "application/json", "pg_catalog.row_to_json(t)::text"},
-	{"csv", "text/csv", "pg_catalog.substring(t::text, 2, pg_catalog.length(t::text) - 2)"},
+	{name: "json", accept: "application/json", rowText: jsonRowText},
+	{name: "csv", accept: "text/csv", rowText: "pg_catalog.substring(t::text, 2, pg_catalog.length(t::text) - 2)"},
+	{name: "rpc", accept: "application/json", rowText: jsonRowText, rpc: true},
+}
+
+// path is the request of n rows in f.
+func (f sizeFormat) path(n int) string {
+	if f.rpc {
+		return "/rpc/size_rows_upto?n=" + strconv.Itoa(n)
+	}
+	return "/size_rows?order=id&limit=" + strconv.Itoa(n)
+}
+
+// pgAloneSQL is the query of the same n rows' text PostgreSQL alone runs.
+func (f sizeFormat) pgAloneSQL(n int) string {
+	from := "(select * from api.size_rows order by id limit " + strconv.Itoa(n) + ") t"
+	if f.rpc {
+		from = "api.size_rows_upto(" + strconv.Itoa(n) + ") t"
+	}
+	return "select " + f.rowText + " from " + from
 }
 
 // sizeStep is one measured step.
@@ -95,6 +124,9 @@ func measureSizes(ctx context.Context, e *env, opt options) error {
 		}
 	}
 	for _, f := range sizeFormats {
+		if f.rpc {
+			continue
+		}
 		st, err := srv.measure(ctx, e, f, largest, sizeConc)
 		if err != nil {
 			return err
@@ -114,6 +146,7 @@ func printSizes(steps []sizeStep, pool int) {
 			float64(s.bytes)/1e6, s.pgrest.Round(time.Millisecond), s.pg.Round(time.Millisecond),
 			float64(s.pgrest)/float64(s.pg), float64(s.peakRSSKB)/1024)
 	}
+	fmt.Println("  rpc: the rows as JSON through GET /rpc/size_rows_upto?n=rows, a plpgsql set-returning function.")
 	fmt.Println("  pg alone: pgconn reading the same rows' text from PostgreSQL, as many queries at once as conc.")
 	fmt.Println("  peak RSS: VmHWM of Caddy+pgrest during the step (reset before it).")
 }
@@ -156,7 +189,7 @@ func (s *sizeServer) stop() {
 
 // get reads n rows in format f and returns the body's length.
 func (s *sizeServer) get(ctx context.Context, e *env, f sizeFormat, n int) (int64, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.baseURL+"/size_rows?order=id&limit="+strconv.Itoa(n), nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.baseURL+f.path(n), nil)
 	if err != nil {
 		return 0, err
 	}
@@ -185,7 +218,7 @@ func (s *sizeServer) measure(ctx context.Context, e *env, f sizeFormat, n, conc 
 	}
 	// Writing 5 resets VmHWM to VmRSS (Linux 4.0 and later).
 	_ = os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", pid), []byte("5"), 0)
-	sql := "select " + f.rowText + " from (select * from api.size_rows order by id limit " + strconv.Itoa(n) + ") t"
+	sql := f.pgAloneSQL(n)
 	conns := make([]*pgconn.PgConn, conc)
 	for i := range conns {
 		if conns[i], err = pgconn.Connect(ctx, e.superDSN); err != nil {
