@@ -153,6 +153,14 @@ func (e *Executor) invokeRows(r *http.Request, req *apirequest.Request, cache *s
 	readOpts := e.readOptions(req, rep)
 	// A call that writes checks its result in SQL, to roll back there.
 	readOpts.RecordPageTotal = !opts.readOnly && len(readChecks(rep, opts.checks)) > 0
+	// A set of rows streams as a table's do (see stream.go), unless the
+	// request asks for the plan. What the function sets (response.headers,
+	// response.status) is read once the count has run it whole, before
+	// the first row goes out, as for a table's computed columns. One row
+	// (a function not SETOF, or Accept: vnd.pgrst.object) is small by
+	// nature and built whole (CallRead renders it as one object), as is a
+	// scalar result (CallFunction).
+	readOpts.Stream = opts.run.explain == nil && fn.Returns.Set
 	main, explain := sqlgen.CallRead(*call, p, readOpts, !fn.Returns.Set)
 	out, err := e.readTransaction(r, req, cache, id, p, rep, main, explain, opts)
 	if err != nil {

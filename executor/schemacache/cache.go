@@ -142,6 +142,11 @@ type Function struct {
 	// Rows is pg_proc.prorows, the planner's estimate of a set-returning
 	// function's rows; ROWS 1 makes a computed relationship to-one.
 	Rows float32
+	// Inlinable says PostgreSQL may put the function's query in place of
+	// its call (a set-returning SQL function, neither strict, volatile,
+	// security definer nor with SET clauses): reading its call twice then
+	// costs what its query costs, where another function runs twice.
+	Inlinable bool
 }
 
 // Param is one input parameter of a function.

@@ -112,9 +112,9 @@ func (c *Cache) Dump(out io.Writer) error {
 // functionLine renders every field of a function but its oid.
 func functionLine(f *Function) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s volatility=%c rows=%g description=%q arg_relation=%q.%q settings=%q",
+	fmt.Fprintf(&b, "%s volatility=%c rows=%g description=%q arg_relation=%q.%q settings=%q inlinable=%t",
 		functionSignature(f), f.Volatility, f.Rows, f.Description, f.ArgRelation.Schema, f.ArgRelation.Name,
-		f.Settings)
+		f.Settings, f.Inlinable)
 	fmt.Fprintf(&b, " returns={shape=%d set=%t type=%q pseudo=%t relation=%q.%q}",
 		f.Returns.Shape, f.Returns.Set, f.Returns.Type, f.Returns.Pseudo, f.Returns.RelationSchema, f.Returns.RelationName)
 	for _, prm := range f.Params {

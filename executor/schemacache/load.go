@@ -582,7 +582,9 @@ select p.oid, n.nspname, p.proname,
        p.provolatile::text,
        coalesce(d.description, ''),
        coalesce(an.nspname, ''), coalesce(ac.relname, ''), p.prorows,
-       coalesce(p.proconfig, '{}'::text[])
+       coalesce(p.proconfig, '{}'::text[]),
+       p.prolang = (select l.oid from pg_language l where l.lanname = 'sql') and p.proretset and not p.proisstrict and p.provolatile <> 'v'
+         and not p.prosecdef and p.proconfig is null
 from pg_proc p
 join pg_namespace n on n.oid = p.pronamespace
 join pg_type rt on rt.oid = (` + returnBaseTypeSQL + `)
@@ -609,7 +611,7 @@ func (l *loader) readFunctions(rows pgx.Rows) error {
 		if err := rows.Scan(&f.OID, &f.Schema, &f.Name, &names, &modes, &types, &typeSchemas, &typeNames, &typeArrayDims, &ndefaults,
 			&f.Returns.Set, &f.Returns.Type, &typtype,
 			&f.Returns.RelationSchema, &f.Returns.RelationName, &hasOutParams, &vol, &f.Description,
-			&f.ArgRelation.Schema, &f.ArgRelation.Name, &f.Rows, &config); err != nil {
+			&f.ArgRelation.Schema, &f.ArgRelation.Name, &f.Rows, &config, &f.Inlinable); err != nil {
 			return err
 		}
 		for _, c := range config {

@@ -82,7 +82,17 @@ func CallRead(c plan.Call, p *plan.Read, opts ReadOptions, single bool) (Stateme
 	var w sqltext.Builder
 	w.Grow(160 + 64*len(c.Given) + readRoom)
 	w.Const("with ")
-	w.Const("pgrst_call_rows as (select pgrst_call.* from ")
+	if streamShapeOf(opts) != NotStreamed && !c.Function.Inlinable {
+		// A streamed read reads its source twice, the count then the rows
+		// (writeStreamed): the call is stored so that the function runs
+		// once, as it does when the body is built whole. PostgreSQL stores
+		// the call of a VOLATILE function by itself; an inlinable one is
+		// left to be read twice as a table is, so that the filters reach
+		// its query.
+		w.Const("pgrst_call_rows as materialized (select pgrst_call.* from ")
+	} else {
+		w.Const("pgrst_call_rows as (select pgrst_call.* from ")
+	}
 	g.writeCallFrom(&w, c)
 	w.Const(" pgrst_call), ")
 	g.rootFrom = sqltext.Const("pgrst_call_rows")

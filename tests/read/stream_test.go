@@ -41,7 +41,7 @@ create function api.leak() returns text language sql stable as $$select pg_catal
 grant select on api.big, api.huge to web_anon;
 `
 
-var streamDB = &extraDB{name: "pgrest_read_stream", sql: streamSQL, timeout: time.Minute}
+var streamDB = &extraDB{name: "pgrest_read_stream", sql: streamSQL + streamRPCSQL, timeout: time.Minute}
 
 // startStreamServer serves the stream fixture with one connection in the
 // pool, so that consecutive requests share it.
