@@ -432,6 +432,7 @@ func run(ctx context.Context, opt options) error {
 		{name: "naive", newOp: env.naiveOp, keepLatency: true},
 		{name: routeVariant, newOp: env.routeOp, keepLatency: true},
 		{name: pipelineVariant, newOp: rawOpOn(env.ceilingPool), keepLatency: true},
+		{name: bareVariant, newOp: bareOpOn(env.ceilingPool), keepLatency: true},
 	}
 	for _, f := range opt.pace {
 		variants = append(variants, &variant{name: pacedName(f), newOp: env.rawOp, keepLatency: true, pace: f})

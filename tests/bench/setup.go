@@ -613,7 +613,8 @@ func setUp(ctx context.Context, opt options) (*env, error) {
 			op   op
 		}
 		baselines := []baseline{{"raw", e.rawOp(wl)}, {"naive", e.naiveOp(wl)}, {"caddy+raw", e.caddyRawOp(wl)},
-			{routeVariant, e.routeOp(wl)}, {pipelineVariant, rawOpOn(e.ceilingPool)(wl)}}
+			{routeVariant, e.routeOp(wl)}, {pipelineVariant, rawOpOn(e.ceilingPool)(wl)},
+			{bareVariant, bareOpOn(e.ceilingPool)(wl)}}
 		for name, url := range e.caddyRawDiagURLs {
 			baselines = append(baselines, baseline{name, e.opAt(url)(wl)})
 		}
