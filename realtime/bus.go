@@ -206,7 +206,7 @@ func (b *bus) listenOnce(connected func()) error {
 	if cfg.RuntimeParams == nil {
 		cfg.RuntimeParams = map[string]string{}
 	}
-	cfg.RuntimeParams["application_name"] = listenerName
+	cfg.RuntimeParams["application_name"] = listenerName(b.srv.cfg.Node)
 	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
 		return err
@@ -216,7 +216,7 @@ func (b *bus) listenOnce(connected func()) error {
 		return err
 	}
 	connected()
-	b.peers.expect(ctx, conn)
+	b.peers.expect(ctx, conn, b.srv.cfg.Node)
 	b.publish(busMsg{Kind: "h"})
 	for {
 		n, err := conn.WaitForNotification(ctx)

@@ -4,24 +4,51 @@ import (
 	"context"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/pgrest/caddy-pgrest/executor/sqltext"
 )
 
-// listenerName is the application_name of every node's listening
-// connection: a node that starts counts the others' by it.
-const listenerName = "pgrest_realtime"
+// listenerPrefix begins the application_name of every node's listening
+// connection, which goes on with the node's name: a node that starts
+// counts the other nodes' listeners by it.
+const listenerPrefix = "pgrest_realtime "
+
+// listenerName is the application_name of node's listening connection.
+// PostgreSQL keeps 63 bytes of it; a name cut there ends at a whole
+// character. Two nodes whose names share their first 47 bytes count as
+// one, so a node that starts waits for one of them only.
+func listenerName(node string) string {
+	name := listenerPrefix + node
+	if len(name) <= maxApplicationName {
+		return name
+	}
+	name = name[:maxApplicationName]
+	for !utf8.ValidString(name) {
+		name = name[:len(name)-1]
+	}
+	return name
+}
+
+// maxApplicationName is how many bytes of application_name PostgreSQL
+// keeps (NAMEDATALEN - 1).
+const maxApplicationName = 63
 
 // peersWait bounds how long a node that just started holds its first
 // presence joins for the other nodes' presences (a node of an older
 // pgrest never says it has reported).
 const peersWait = 5 * time.Second
 
-// sqlOtherListeners counts the other nodes listening on this database.
-var sqlOtherListeners = sqltext.Const(`select count(*) from pg_stat_activity
-  where application_name = $1 and datname = current_database() and pid <> pg_backend_pid()`)
+// sqlOtherListeners counts the other nodes listening on this database:
+// $1 is the prefix, $2 this node's listener name. An instance of this
+// node itself is not counted: on a configuration reload the new instance
+// starts while the old one still listens, and the old one, which hears
+// its own node's hello as its own, would never report (its clients are
+// disconnected by the reload anyway).
+var sqlOtherListeners = sqltext.Const(`select count(distinct application_name) from pg_stat_activity
+  where pg_catalog.starts_with(application_name, $1) and application_name <> $2 and datname = pg_catalog.current_database()`)
 
 // peers is what a node that starts waits for before its first presence
 // joins: every node already listening reports its presences when it
@@ -45,9 +72,9 @@ func (p *peers) markReady() { p.once.Do(func() { close(p.ready) }) }
 // expect counts the nodes listening on conn's database, which the hello
 // about to be sent asks; the wait ends when they have all reported, or
 // after peersWait.
-func (p *peers) expect(ctx context.Context, conn *pgx.Conn) {
+func (p *peers) expect(ctx context.Context, conn *pgx.Conn, node string) {
 	var n int
-	if err := conn.QueryRow(ctx, sqlOtherListeners.String(), listenerName).Scan(&n); err != nil {
+	if err := conn.QueryRow(ctx, sqlOtherListeners.String(), listenerPrefix, listenerName(node)).Scan(&n); err != nil {
 		n = 0
 	}
 	p.mu.Lock()

@@ -529,7 +529,10 @@ func (c *channel) presence(m message) {
 		if enabling {
 			// A track enables presence for a socket that joined without
 			// it: it gets the state before its own diff, without which
-			// realtime-js holds every diff back (Supabase sends none).
+			// realtime-js holds every diff back (Supabase sends none),
+			// on a node that just started once the other nodes have
+			// reported theirs, as a join with presence waits for.
+			c.s.srv.bus.peers.wait(c.s.srv.ctx)
 			c.pushPresenceState()
 		}
 		c.s.srv.hub.track(c, obj)

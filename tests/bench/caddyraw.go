@@ -20,7 +20,7 @@ import (
 // go from the same HTTP client to a second site of the same Caddy config
 // as pgrest's (same shape: one site address, one handler, no matcher),
 // whose handler is rawHandler below: it looks the workload up by the
-// request target, reads the request body, runs rawRead or rawWrite on a
+// request target, reads the request body, runs the raw pipeline (rawPipeline) on a
 // pool of its own and writes the body pgrest answers with. What pgrest does
 // beyond that (the token, parsing, the schema cache, SQL generation, the
 // settings JSON, headers) is what pgrest/caddy+raw measures.
@@ -143,7 +143,7 @@ func (h *rawHandler) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyht
 	if h.diag.background {
 		ctx = context.Background()
 	}
-	body, err := runRaw(ctx, pool, wl, buf.Bytes()[:0])
+	body, err := runRaw(ctx, pool, wl, buf.Bytes()[:0], withReset)
 	if err != nil {
 		return caddyhttp.Error(http.StatusInternalServerError, err)
 	}

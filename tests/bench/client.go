@@ -37,9 +37,11 @@ const runAsClient = "PGREST_BENCH_RUN_CLIENT"
 
 // clientSetup is the first line the bench sends the load generator.
 type clientSetup struct {
-	Authz     string
-	MaxConc   int
-	Targets   map[string]string // base URLs by variant name
+	Authz   string
+	MaxConc int
+	Targets map[string]string // base URLs by variant name
+	// Headers are the headers a variant's requests add, by variant name.
+	Headers   map[string]http.Header
 	Workloads []clientWorkload
 }
 
@@ -114,7 +116,7 @@ func runClient() {
 			if !ok {
 				base = setup.Targets[w.Variant]
 			}
-			e := &env{client: client, baseURL: base, authz: setup.Authz}
+			e := &env{client: client, baseURL: base, authz: setup.Authz, header: setup.Headers[w.Variant]}
 			wl := byName[w.Workload]
 			if e.baseURL == "" || wl == nil {
 				fmt.Fprintf(os.Stderr, "bench client: no variant %q or workload %q\n", w.Variant, w.Workload)
@@ -170,7 +172,7 @@ func startClient(e *env, targets map[string]string, maxConc int) (*clientProcess
 		return nil, err
 	}
 	c := &clientProcess{cmd: cmd, in: in, enc: json.NewEncoder(in), dec: json.NewDecoder(bufio.NewReader(out))}
-	setup := clientSetup{Authz: e.authz, MaxConc: maxConc, Targets: targets}
+	setup := clientSetup{Authz: e.authz, MaxConc: maxConc, Targets: targets, Headers: e.diagHeaders}
 	for _, wl := range e.workloads {
 		setup.Workloads = append(setup.Workloads, clientWorkload{Name: wl.name, Method: wl.method, Target: wl.target,
 			Prefer: wl.prefer, ReqBody: wl.reqBody, Body: wl.body, Status: wl.status})

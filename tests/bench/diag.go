@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net/http"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -71,10 +72,13 @@ func withGCPercent(percent int, f func() *sample) *sample {
 }
 
 // opAt is pgrest's op sent to the pgrest site at url.
-func (e *env) opAt(url string) func(wl *workload) op {
+func (e *env) opAt(url string) func(wl *workload) op { return e.opWith(url, nil) }
+
+// opWith is opAt with headers added to each request's (opAt's when nil).
+func (e *env) opWith(url string, header http.Header) func(wl *workload) op {
 	return func(wl *workload) op {
 		to := *e
-		to.baseURL = url
+		to.baseURL, to.header = url, header
 		return to.httpOp(wl)
 	}
 }

@@ -283,6 +283,8 @@ type options struct {
 	// diagCeilingPace adds the ceiling's halves paced at pgrest's
 	// throughput (route@pgrest, pipeline@pgrest).
 	diagCeilingPace bool
+	// diagFeatures adds pgrest with each feature on (features.go).
+	diagFeatures bool
 	// cpuProfile is where to write a CPU profile of the whole process
 	// (pgrest, Caddy, the load generator and the baselines).
 	cpuProfile string
@@ -335,6 +337,7 @@ func parseFlags(args []string) (options, error) {
 	diagPool := fs.String("diag-pool", "", "diagnosis: pgrest at these db_pool sizes too, comma-separated (variants pgrest:poolN)")
 	diagCaddyRaw := fs.String("diag-caddy-raw", "", "diagnosis: caddy+raw changed in these ways too, comma-separated: pool (one connection per in-flight request), bg (context.Background), or both joined with + (variants caddy+raw:FLAGS)")
 	fs.BoolVar(&opt.diagCeilingPace, "diag-ceiling-pace", false, "diagnosis: H and D paced at pgrest's throughput too (variants route@pgrest, pipeline@pgrest), whose CPU per request shows whether the ceiling's costs add up at the same pace as caddy+raw@pgrest's")
+	fs.BoolVar(&opt.diagFeatures, "diag-features", false, "diagnosis: pgrest with each feature on too (variants pgrest:log, :timing, :cors, :tz, :rolesettings; features.go), set against pgrest without it")
 	fs.IntVar(&opt.diagGOGC, "diag-gogc", 0, "diagnosis: pgrest with this process's GOGC at this percentage during its windows too (variant pgrest:gogcN)")
 	fs.StringVar(&opt.cpuProfile, "cpuprofile", "", "write a CPU profile of the measured load to `file` (go tool pprof)")
 	sizes := fs.String("sizes", "10000,100000,1000000", "row counts of the big reads' series, comma-separated (empty: none)")
@@ -432,6 +435,7 @@ func run(ctx context.Context, opt options) error {
 		{name: "naive", newOp: env.naiveOp, keepLatency: true},
 		{name: routeVariant, newOp: env.routeOp, keepLatency: true},
 		{name: pipelineVariant, newOp: rawOpOn(env.ceilingPool), keepLatency: true},
+		{name: bareVariant, newOp: bareOpOn(env.ceilingPool), keepLatency: true},
 	}
 	for _, f := range opt.pace {
 		variants = append(variants, &variant{name: pacedName(f), newOp: env.rawOp, keepLatency: true, pace: f})
@@ -453,6 +457,14 @@ func run(ctx context.Context, opt options) error {
 		v := &variant{name: guardName, newOp: env.opAt(env.diagURLs[guardName]), keepLatency: true}
 		variants = append(variants, v)
 		httpVariants = append(httpVariants, v)
+	}
+	if opt.diagFeatures {
+		for _, f := range features {
+			name := featureName(f)
+			v := &variant{name: name, newOp: env.opWith(env.diagURLs[name], env.diagHeaders[name]), keepLatency: true}
+			variants = append(variants, v)
+			httpVariants = append(httpVariants, v)
+		}
 	}
 	for _, n := range opt.diagPool {
 		name := diagPoolName(n)
@@ -576,6 +588,8 @@ func run(ctx context.Context, opt options) error {
 	printRateLimits(variants, rows)
 	fmt.Println()
 	printCostGuard(variants, rows)
+	fmt.Println()
+	printFeatures(variants, rows, env.dbWhyNot)
 	fmt.Println()
 	printCPU(variants, rows, env.dbWhyNot, opt.client)
 	fmt.Println()

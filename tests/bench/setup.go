@@ -115,6 +115,18 @@ grant select on api.items, api.item_reviews, api.bench_prepared to web_anon, web
 grant select, insert on api.item_log to webuser;
 grant usage on sequence api.item_log_id_seq to webuser;
 grant select, insert, update on api.item_stock to webuser;
+
+-- The role of -diag-features' rolesettings variant: webuser's privileges
+-- and settings of its own, which pgrest applies in its transactions.
+do $$ begin
+  if not exists (select from pg_roles where rolname = 'webuser_settings') then
+    create role webuser_settings nologin;
+  end if;
+end $$;
+grant webuser to webuser_settings;
+grant webuser_settings to authenticator;
+alter role webuser_settings set statement_timeout = '10s';
+alter role webuser_settings set work_mem = '8MB';
 `
 
 // reviewsPerItem is how many rows of api.item_reviews each item has (the
@@ -447,6 +459,10 @@ type env struct {
 	loadgen *clientProcess
 	// diagURLs are the base URLs of the -diag-pool sites, by variant name.
 	diagURLs map[string]string
+	// diagHeaders are the headers the -diag-features variants' requests
+	// add, by variant name; header those of this env's requests.
+	diagHeaders map[string]http.Header
+	header      http.Header
 	// routeURLs are the route (H) sites' base URLs, by workload name;
 	// ceilingPool is the pipeline (D) variant's pool (ceiling.go).
 	routeURLs   map[string]string
@@ -539,6 +555,17 @@ func setUp(ctx context.Context, opt options) (*env, error) {
 		diagSites += b.String()
 		e.diagURLs[guardName] = url
 	}
+	if opt.diagFeatures {
+		sites, urls, headers, err := featureSites(authDSN, opt.pool)
+		if err != nil {
+			return e, fmt.Errorf("the feature variants: %w", err)
+		}
+		diagSites += sites
+		for name, url := range urls {
+			e.diagURLs[name] = url
+		}
+		e.diagHeaders = headers
+	}
 	crSites, crURLs, err := caddyRawDiagSites(opt.diagCaddyRaw)
 	if err != nil {
 		return e, err
@@ -613,7 +640,8 @@ func setUp(ctx context.Context, opt options) (*env, error) {
 			op   op
 		}
 		baselines := []baseline{{"raw", e.rawOp(wl)}, {"naive", e.naiveOp(wl)}, {"caddy+raw", e.caddyRawOp(wl)},
-			{routeVariant, e.routeOp(wl)}, {pipelineVariant, rawOpOn(e.ceilingPool)(wl)}}
+			{routeVariant, e.routeOp(wl)}, {pipelineVariant, rawOpOn(e.ceilingPool)(wl)},
+			{bareVariant, bareOpOn(e.ceilingPool)(wl)}}
 		for name, url := range e.caddyRawDiagURLs {
 			baselines = append(baselines, baseline{name, e.opAt(url)(wl)})
 		}
@@ -690,6 +718,13 @@ func (e *env) newRequest(ctx context.Context, wl *workload, target string) (*htt
 	}
 	if wl.prefer != "" {
 		req.Header.Set("Prefer", wl.prefer)
+	}
+	for name, values := range e.header {
+		if name == "Prefer" && wl.prefer != "" {
+			req.Header.Set(name, wl.prefer+", "+strings.Join(values, ", "))
+			continue
+		}
+		req.Header[name] = values
 	}
 	return req, nil
 }

@@ -76,3 +76,31 @@ func TestPresenceOnANodeThatStartsLater(t *testing.T) {
 		t.Errorf("presence_state on the later node: %v, want alice's presence", st.Payload)
 	}
 }
+
+// TestTrackOnANodeThatStartsLater: a client that joined a node that just
+// started without presence and tracks at once gets the other node's
+// presences in the presence_state its track brings, as a join with
+// presence does.
+func TestTrackOnANodeThatStartsLater(t *testing.T) {
+	s1 := pgresttest.StartWith(t, directives("realtime_node_name early2"), pgresttest.Options{})
+	const topic = "realtime:room-late-track"
+	a := dial(t, s1, "", "2.0.0")
+	aRef := a.join(topic, config(false, false, "alice", true, false))
+	a.expect(topic, "presence_state")
+	track := a.send(aRef, topic, "presence", map[string]any{"type": "presence", "event": "track", "payload": map[string]any{"on": "early"}})
+	if status, _ := a.expectReply(track); status != "ok" {
+		t.Fatalf("track: %s", status)
+	}
+
+	s2 := startNodeProcess(t, directives("realtime_node_name late2"))
+	c := dial(t, s2, "", "2.0.0")
+	cRef := c.join(topic, config(false, false, "carol", false, false))
+	track = c.send(cRef, topic, "presence", map[string]any{"type": "presence", "event": "track", "payload": map[string]any{"on": "late"}})
+	if status, _ := c.expectReply(track); status != "ok" {
+		t.Fatalf("carol's track: %s", status)
+	}
+	st := c.expect(topic, "presence_state")
+	if ms := metasOf(t, st.Payload, "alice"); len(ms) != 1 || ms[0]["on"] != "early" {
+		t.Errorf("presence_state after a track on the later node: %v, want alice's presence", st.Payload)
+	}
+}
