@@ -12,13 +12,13 @@ import (
 
 // maxBatch is how many queued transactions one round of authorization
 // covers: the queries of a round serve all of their changes, so a busy
-// table costs a few queries per round rather than per change. A round
-// takes only what is already queued, so it grows this large only when
-// the feed falls behind: under row-level security each identity costs a
-// visibility query per round whatever the round's size, and with a
-// thousand identities rounds of 64 transactions made the feed deliver
-// about a tenth of what rounds of 512 do.
-const maxBatch = 512
+// table costs a few queries per round rather than per change. Rounds of
+// 512 were measured too: under row-level security with 1,000 identities
+// they delivered at most a third more (each identity's query checks
+// every row of the round, so its cost grows with the round), and with
+// 1,000 subscriptions without it about a quarter less (a round's
+// matches, changes × subscriptions, became garbage to collect).
+const maxBatch = 64
 
 // dispatchLoop authorizes and delivers the reader's transactions, in
 // commit order, and records how far it got for the reader to confirm.
