@@ -72,7 +72,7 @@ func Start(ctx context.Context, cfg Config, pool *pgxpool.Pool, log *zap.Logger)
 		log = zap.NewNop()
 	}
 	f := &Feed{cfg: cfg, pool: pool, log: log, cat: &catalog{pool: pool},
-		txns: make(chan *txn, 64), subs: map[*Subscription]struct{}{},
+		txns: make(chan *txn, maxBatch), subs: map[*Subscription]struct{}{},
 		replay: window{keep: cfg.ReplayWindow, maxBytes: cfg.ReplayMaxBytes}}
 	var version int
 	if err := pool.QueryRow(ctx, "select current_setting('server_version_num')::int").Scan(&version); err != nil {

@@ -114,27 +114,33 @@ func (s *Subscription) run(deliver func(Delivery)) {
 	}
 }
 
-// enqueue queues d without waiting; a full queue ends the subscription.
-func (s *Subscription) enqueue(d Delivery) {
+// enqueue queues list, in order, without waiting; a queue that would
+// overflow ends the subscription. The overflowing deliveries are queued
+// before it ends, as if they had come one by one, so that it does not
+// count as drained: it resumes after what its consumer wrote, not after
+// the round it never got.
+func (s *Subscription) enqueue(list []Delivery) {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
 		return
 	}
-	if len(s.pending)+len(s.held) >= s.feed.cfg.SubscriberQueue {
+	if s.replaying {
+		s.held = append(s.held, list...)
+	} else {
+		s.pending = append(s.pending, list...)
+	}
+	if len(s.pending)+len(s.held) > s.feed.cfg.SubscriberQueue {
 		s.mu.Unlock()
 		s.feed.unregister(s)
 		s.end(ErrSlowConsumer)
 		return
 	}
-	if s.replaying {
-		s.held = append(s.held, d)
-		s.mu.Unlock()
-		return
-	}
-	s.pending = append(s.pending, d)
+	replaying := s.replaying
 	s.mu.Unlock()
-	s.signal()
+	if !replaying {
+		s.signal()
+	}
 }
 
 func (s *Subscription) signal() {
