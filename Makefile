@@ -103,8 +103,10 @@ BENCHSCALE_FLAGS ?=
 # from commit to delivery for 1, 100 and 1,000 subscribers, with latency,
 # beside the replication stream decoded alone (BENCHREALTIME_FLAGS, e.g.
 # '-n 2000 -subs 1,100'); and tests/benchsockets: the memory of an idle
-# realtime socket (VmRSS of Caddy+pgrest before and after 1,000 of them,
-# BENCHSOCKETS_FLAGS, e.g. '-n 5000').
+# realtime socket (VmRSS of Caddy+pgrest before and after 1,000 of them),
+# then postgres_changes through the socket to 1 and 100 clients, changes
+# per second and latency from commit to receipt (BENCHSOCKETS_FLAGS, e.g.
+# '-n 5000 -delivery 1,100,1000 -changes 5000').
 BENCHREALTIME_FLAGS ?=
 BENCHSOCKETS_FLAGS ?=
 bench:

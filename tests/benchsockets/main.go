@@ -4,7 +4,8 @@
 // of its own, opens -n sockets (default 1,000) that each join a channel
 // as supabase-js does and then stay idle, and reports the process's VmRSS
 // before and after, and the difference per socket. It asserts nothing:
-// the figure is printed for the README's Performance section.
+// the figure is printed for the README's Performance section. Then it
+// measures postgres_changes through the socket to clients (delivery.go).
 //
 //	go run ./tests/benchsockets            # 1,000 sockets
 //	go run ./tests/benchsockets -n 5000
@@ -46,11 +47,41 @@ func main() {
 		return
 	}
 	n := flag.Int("n", 1000, "idle sockets to open")
+	clients := flag.String("delivery", "1,100", "clients of the delivery runs, comma-separated (empty: none)")
+	changes := flag.Int("changes", 2000, "changes (single-row inserts) per delivery run")
 	flag.Parse()
 	if err := run(*n); err != nil {
 		fmt.Fprintln(os.Stderr, "benchsockets:", err)
 		os.Exit(1)
 	}
+	if *clients == "" {
+		return
+	}
+	var counts []int
+	for _, f := range strings.Split(*clients, ",") {
+		c, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || c < 1 {
+			fmt.Fprintf(os.Stderr, "benchsockets: -delivery: %q is not a count of clients\n", f)
+			os.Exit(2)
+		}
+		counts = append(counts, c)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+	defer cancel()
+	results, err := measureDelivery(ctx, counts, *changes)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "benchsockets: delivery:", err)
+		os.Exit(1)
+	}
+	fmt.Printf("\nrealtime delivery through the socket: %d single-row inserts from %d connections, every client subscribed to them\n",
+		*changes, deliveryWriters)
+	fmt.Printf("%-10s %12s %14s %10s %10s\n", "clients", "changes/s", "deliveries/s", "p50", "p99")
+	for _, r := range results {
+		fmt.Printf("%-10d %12.0f %14.0f %10s %10s\n", r.clients, r.changesPerSec, r.changesPerSec*float64(r.clients),
+			r.p50.Round(10*time.Microsecond), r.p99.Round(10*time.Microsecond))
+	}
+	fmt.Println("changes/s: the changes over the time from the first insert to the last change every client received;")
+	fmt.Println("p50/p99: a change's receipt at the client less its commit_timestamp. tests/bench/realtime has the stream decoded alone.")
 }
 
 func run(n int) error {
@@ -62,54 +93,17 @@ func run(n int) error {
 	}
 	defer db.Cluster.Stop()
 
-	port, err := pgresttest.FreePort()
-	if err != nil {
-		return err
-	}
-	dir, err := os.MkdirTemp("", "pgrest-benchsockets-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	text := pgresttest.Caddyfile(port, map[string]string{
+	caddy, err := startCaddy(ctx, map[string]string{
 		"db_uri":           pgresttest.Quote(db.AuthenticatorDSN()),
 		"db_schemas":       "api",
 		"db_anon_role":     fixtures.AnonRole,
 		"realtime_enabled": "true",
-	}, pgresttest.Options{LogLevel: "ERROR"})
-	config := filepath.Join(dir, "Caddyfile")
-	if err := os.WriteFile(config, []byte(text), 0o600); err != nil {
-		return err
-	}
-	exe, err := os.Executable()
+	}, "/clients?limit=1")
 	if err != nil {
 		return err
 	}
-	logFile, err := os.Create(filepath.Join(dir, "caddy.log"))
-	if err != nil {
-		return err
-	}
-	defer logFile.Close()
-	cmd := exec.Command(exe, "run", "--config", config, "--adapter", "caddyfile")
-	cmd.Env = append(os.Environ(), runAsCaddy+"=1")
-	cmd.Stdout, cmd.Stderr = logFile, logFile
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	defer func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-		}
-	}()
-	base := fmt.Sprintf("http://127.0.0.1:%d", port)
-	if err := waitReady(ctx, base); err != nil {
-		return err
-	}
+	defer caddy.stop()
+	port := caddy.port
 	ws := "ws://127.0.0.1:" + strconv.Itoa(port) + "/realtime/v1/websocket?vsn=2.0.0"
 
 	// Warm up: a few sockets opened and closed, so that what the first
@@ -120,7 +114,7 @@ func run(n int) error {
 	}
 	closeAll(warm)
 	time.Sleep(2 * time.Second)
-	before, err := vmRSS(cmd.Process.Pid)
+	before, err := vmRSS(caddy.pid)
 	if err != nil {
 		return err
 	}
@@ -129,7 +123,7 @@ func run(n int) error {
 		return err
 	}
 	time.Sleep(2 * time.Second)
-	after, err := vmRSS(cmd.Process.Pid)
+	after, err := vmRSS(caddy.pid)
 	if err != nil {
 		return err
 	}
@@ -137,6 +131,66 @@ func run(n int) error {
 	fmt.Printf("realtime: %d idle sockets, each joined to a channel: VmRSS of Caddy+pgrest %.1f MB before, %.1f MB after: %.1f KiB per socket\n",
 		n, float64(before)/1024, float64(after)/1024, float64(after-before)/float64(n))
 	return nil
+}
+
+// caddyProcess is Caddy serving pgrest, this binary started again.
+type caddyProcess struct {
+	port, pid int
+	stop      func()
+}
+
+// startCaddy starts Caddy serving pgrest with dirs in a process of its
+// own and returns once pgrest answers readyPath.
+func startCaddy(ctx context.Context, dirs map[string]string, readyPath string) (*caddyProcess, error) {
+	port, err := pgresttest.FreePort()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "pgrest-benchsockets-")
+	if err != nil {
+		return nil, err
+	}
+	text := pgresttest.Caddyfile(port, dirs, pgresttest.Options{LogLevel: "ERROR"})
+	config := filepath.Join(dir, "Caddyfile")
+	if err := os.WriteFile(config, []byte(text), 0o600); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	logFile, err := os.Create(filepath.Join(dir, "caddy.log"))
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	cmd := exec.Command(exe, "run", "--config", config, "--adapter", "caddyfile")
+	cmd.Env = append(os.Environ(), runAsCaddy+"=1")
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	if err := cmd.Start(); err != nil {
+		logFile.Close()
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	stop := func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+		}
+		logFile.Close()
+		os.RemoveAll(dir)
+	}
+	if err := waitReady(ctx, fmt.Sprintf("http://127.0.0.1:%d", port)+readyPath); err != nil {
+		stop()
+		return nil, err
+	}
+	return &caddyProcess{port: port, pid: cmd.Process.Pid, stop: stop}, nil
 }
 
 // openSockets opens n sockets, each joining one of ten topics.
@@ -170,10 +224,10 @@ func closeAll(conns []*websocket.Conn) {
 	}
 }
 
-// waitReady waits until pgrest answers.
-func waitReady(ctx context.Context, base string) error {
+// waitReady waits until pgrest answers url with 200.
+func waitReady(ctx context.Context, url string) error {
 	for {
-		res, err := http.Get(base + "/clients?limit=1")
+		res, err := http.Get(url)
 		if err == nil {
 			res.Body.Close()
 			if res.StatusCode == 200 {
