@@ -33,18 +33,17 @@ import (
 //     trip, every statement prepared) on a pool of one connection per
 //     in-flight request, opened before measuring, as the ceiling sizes
 //     it. No HTTP.
+//   - bare pipeline (D₀): the same pipeline without the session reset,
+//     the transaction the ceiling measurement beside the project times
+//     (BEGIN, the settings, the main statement, COMMIT). pgrest's share
+//     of 1/(1/H+1/D₀) is its share with the reset paid for by pgrest
+//     rather than by the ceiling; the goals are set against it.
 //
 // When the cores are saturated the costs per request add up, so the
 // harmonic figure is the bound (at concurrency 1 the latencies add up,
 // and it is the bound too). pgrest/ceiling is the share of it pgrest
 // reaches; caddy+raw/ceiling the share a Caddy handler running the same
 // pipeline reaches (see caddyraw.go for why it falls short).
-
-//   - bare pipeline (D₀): the same pipeline without the session reset,
-//     the transaction the ceiling measurement beside the project times
-//     (BEGIN, the settings, the main statement, COMMIT). pgrest's share
-//     of 1/(1/H+1/D₀) is its share with the reset paid for by pgrest
-//     rather than by the ceiling; the goals are set against it.
 
 const (
 	routeVariant    = "route"
