@@ -22,13 +22,18 @@ func TestSlowConsumerCutOff(t *testing.T) {
 	}
 	defer slow.Close()
 	_, _, fast := subscribe(t, e, anon, spec)
-	// One row per transaction: a batch of the dispatcher is at most 64
-	// transactions, which the queue of a consumer that drains holds.
-	const rows = 200
+	// One row per transaction, in steps of 50 that the fast subscriber
+	// receives before the next step: its queue never holds more than 50,
+	// so it is not cut off however late its goroutine runs on a loaded
+	// machine, while the slow one's queue passes 100 in the third step.
+	const rows, step = 200, 50
 	conn := pgtest.Connect(t, e.dsn)
 	for i := 1; i <= rows; i++ {
 		if _, err := conn.Exec(t.Context(), "insert into notes (id) values ($1)", i); err != nil {
 			t.Fatal(err)
+		}
+		if i%step == 0 {
+			fast.wait(t, i)
 		}
 	}
 	got := fast.wait(t, rows)
