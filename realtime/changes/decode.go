@@ -13,7 +13,10 @@ type txn struct {
 	commitLSN pglogrepl.LSN // where its commit record starts: Begin's FinalLSN
 	endLSN    pglogrepl.LSN // where it ends: what the feed confirms once delivered
 	committed time.Time
-	changes   []change
+	// xid is the transaction's id (32 bits, as pgoutput sends it), for
+	// waiting until snapshots see what it committed (see visible.go).
+	xid     uint32
+	changes []change
 }
 
 // change is one row changed, its values already JSON.
@@ -49,7 +52,7 @@ func (d *decoder) handle(ctx context.Context, msg pglogrepl.Message) (*txn, erro
 		}
 		d.relations[m.RelationID] = r
 	case *pglogrepl.BeginMessage:
-		d.cur = &txn{commitLSN: m.FinalLSN, committed: m.CommitTime}
+		d.cur = &txn{commitLSN: m.FinalLSN, committed: m.CommitTime, xid: m.Xid}
 	case *pglogrepl.CommitMessage:
 		t := d.cur
 		d.cur = nil

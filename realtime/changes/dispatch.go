@@ -104,7 +104,12 @@ func (f *Feed) deliverTo(ctx context.Context, txns []*txn, subs []*Subscription,
 		whos[i] = s.identity()
 		keys[i] = whos[i].key()
 	}
-	var all []pending
+	var (
+		all []pending
+		// xids of the transactions with rows to check under row-level
+		// security: their rows must be visible before they are checked.
+		xids []uint32
+	)
 	for _, t := range txns {
 		for i := range t.changes {
 			p := pending{c: &t.changes[i], pos: Position{LSN: uint64(t.commitLSN), Seq: uint32(i)}, committed: t.committed}
@@ -124,12 +129,17 @@ func (f *Feed) deliverTo(ctx context.Context, txns []*txn, subs []*Subscription,
 			}
 			if p.matches != nil {
 				all = append(all, p)
+				if rel := p.c.rel; rel.rls && rel.visible != "" && p.c.kind != "DELETE" &&
+					(len(xids) == 0 || xids[len(xids)-1] != t.xid) {
+					xids = append(xids, t.xid)
+				}
 			}
 		}
 	}
 	if len(all) == 0 {
 		return
 	}
+	f.awaitSettled(ctx, xids)
 	// Per table: who may read which columns, and who sees which rows.
 	type tableAuth struct {
 		readable map[string]map[string]bool
