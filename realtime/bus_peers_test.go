@@ -64,6 +64,22 @@ func TestPeersCountedAreOtherNodes(t *testing.T) {
 	}
 }
 
+// TestPeersUncountedHoldNoJoin: when the listeners cannot be counted
+// (here the connection is gone), the node does not hold its first
+// presence joins for reports it cannot count: they go on at once, as on
+// a database with no other node, rather than each waiting the bound.
+func TestPeersUncountedHoldNoJoin(t *testing.T) {
+	conn := listenAs(t, testDB.Database(t), "d")
+	_ = conn.Close(context.Background())
+	p := newPeers()
+	p.expect(context.Background(), conn, "d")
+	select {
+	case <-p.ready:
+	default:
+		t.Fatal("a node whose count of listeners failed holds its presence joins")
+	}
+}
+
 // TestListenerNameFitsPostgreSQL: a long node name is cut to the 63 bytes
 // PostgreSQL keeps of an application_name, at a whole character, so that
 // the name the node counts by is the name PostgreSQL shows.

@@ -88,21 +88,29 @@ func TestStreamedReadMatchesWholeRead(t *testing.T) {
 			whole := s.Get(t, c.path, c.headers...)
 			executor.SetStreamBound(1)
 			streamed := s.Get(t, c.path, c.headers...)
-			if streamed.Status != whole.Status {
-				t.Fatalf("status %d streamed, %d whole", streamed.Status, whole.Status)
-			}
-			if string(streamed.Body) != string(whole.Body) {
-				t.Fatalf("bodies differ:\nstreamed %.300q\nwhole    %.300q", streamed.Body, whole.Body)
-			}
-			for _, h := range []string{"Content-Type", "Content-Range", "Content-Location", "Preference-Applied", "Vary", "X-Marked"} {
-				if got, want := streamed.Header.Values(h), whole.Header.Values(h); strings.Join(got, "|") != strings.Join(want, "|") {
-					t.Errorf("%s: %q streamed, %q whole", h, got, want)
-				}
-			}
-			if whole.Header.Get("Content-Length") == "" {
-				t.Errorf("the whole response has no Content-Length")
-			}
+			sameAnswer(t, streamed, whole, "Content-Type", "Content-Range", "Content-Location", "Preference-Applied", "Vary", "X-Marked")
 		})
+	}
+}
+
+// sameAnswer fails unless the streamed response is the whole one byte for
+// byte: status, body and the headers named. Only the whole one carries a
+// Content-Length.
+func sameAnswer(t *testing.T, streamed, whole *pgresttest.Response, headers ...string) {
+	t.Helper()
+	if streamed.Status != whole.Status {
+		t.Fatalf("status %d streamed, %d whole", streamed.Status, whole.Status)
+	}
+	if string(streamed.Body) != string(whole.Body) {
+		t.Fatalf("bodies differ:\nstreamed %.300q\nwhole    %.300q", streamed.Body, whole.Body)
+	}
+	for _, h := range headers {
+		if got, want := streamed.Header.Values(h), whole.Header.Values(h); strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("%s: %q streamed, %q whole", h, got, want)
+		}
+	}
+	if whole.Header.Get("Content-Length") == "" {
+		t.Errorf("the whole response has no Content-Length")
 	}
 }
 

@@ -190,6 +190,16 @@ func (c *client) expectReply(ref string) (string, map[string]any) {
 	}
 }
 
+// track tracks meta as the client's presence on topic (joined with
+// joinRef); the reply must be ok.
+func (c *client) track(joinRef, topic string, meta map[string]any) {
+	c.t.Helper()
+	ref := c.send(joinRef, topic, "presence", map[string]any{"type": "presence", "event": "track", "payload": meta})
+	if status, resp := c.expectReply(ref); status != "ok" {
+		c.t.Fatalf("track on %s: %s %v", topic, status, resp)
+	}
+}
+
 // join joins topic with config (and the extra payload fields) and
 // returns the join ref; the reply must be ok.
 func (c *client) join(topic string, config map[string]any, extra ...any) string {

@@ -63,10 +63,7 @@ func TestPresenceOnANodeThatStartsLater(t *testing.T) {
 	a := dial(t, s1, "", "2.0.0")
 	aRef := a.join(topic, config(false, false, "alice", true, false))
 	a.expect(topic, "presence_state")
-	track := a.send(aRef, topic, "presence", map[string]any{"type": "presence", "event": "track", "payload": map[string]any{"on": "early"}})
-	if status, _ := a.expectReply(track); status != "ok" {
-		t.Fatalf("track: %s", status)
-	}
+	a.track(aRef, topic, map[string]any{"on": "early"})
 
 	s2 := startNodeProcess(t, directives("realtime_node_name late"))
 	c := dial(t, s2, "", "2.0.0")
@@ -87,18 +84,12 @@ func TestTrackOnANodeThatStartsLater(t *testing.T) {
 	a := dial(t, s1, "", "2.0.0")
 	aRef := a.join(topic, config(false, false, "alice", true, false))
 	a.expect(topic, "presence_state")
-	track := a.send(aRef, topic, "presence", map[string]any{"type": "presence", "event": "track", "payload": map[string]any{"on": "early"}})
-	if status, _ := a.expectReply(track); status != "ok" {
-		t.Fatalf("track: %s", status)
-	}
+	a.track(aRef, topic, map[string]any{"on": "early"})
 
 	s2 := startNodeProcess(t, directives("realtime_node_name late2"))
 	c := dial(t, s2, "", "2.0.0")
 	cRef := c.join(topic, config(false, false, "carol", false, false))
-	track = c.send(cRef, topic, "presence", map[string]any{"type": "presence", "event": "track", "payload": map[string]any{"on": "late"}})
-	if status, _ := c.expectReply(track); status != "ok" {
-		t.Fatalf("carol's track: %s", status)
-	}
+	c.track(cRef, topic, map[string]any{"on": "late"})
 	st := c.expect(topic, "presence_state")
 	if ms := metasOf(t, st.Payload, "alice"); len(ms) != 1 || ms[0]["on"] != "early" {
 		t.Errorf("presence_state after a track on the later node: %v, want alice's presence", st.Payload)

@@ -238,10 +238,7 @@ func TestPresence(t *testing.T) {
 	a := dial(t, s, "", "2.0.0")
 	aRef := a.join(topic, config(false, false, "alice", true, false))
 	a.expect(topic, "presence_state")
-	ref := a.send(aRef, topic, "presence", map[string]any{"type": "presence", "event": "track", "payload": map[string]any{"status": "online"}})
-	if status, _ := a.expectReply(ref); status != "ok" {
-		t.Fatalf("track: %s", status)
-	}
+	a.track(aRef, topic, map[string]any{"status": "online"})
 	d := a.expect(topic, "presence_diff")
 	metas := metasOf(t, d.Payload["joins"], "alice")
 	if len(metas) != 1 || metas[0]["status"] != "online" || metas[0]["phx_ref"] == nil {
@@ -255,7 +252,7 @@ func TestPresence(t *testing.T) {
 		t.Fatalf("presence_state %v", st.Payload)
 	}
 
-	ref = a.send(aRef, topic, "presence", map[string]any{"type": "presence", "event": "untrack"})
+	ref := a.send(aRef, topic, "presence", map[string]any{"type": "presence", "event": "untrack"})
 	if status, _ := a.expectReply(ref); status != "ok" {
 		t.Fatalf("untrack: %s", status)
 	}
