@@ -101,7 +101,17 @@ func deliveryRun(ctx context.Context, auth, super string, clients, n, run int) (
 		conns = append(conns, c)
 	}
 
-	pool, err := pgxpool.New(ctx, super)
+	// The throwaway cluster runs with synchronous_commit off, where a
+	// commit's WAL reaches the walsender only at the WAL writer's next
+	// round (wal_writer_delay, 200ms): the writers commit synchronously,
+	// as the realtime bench's do, so that latency and rate are the
+	// feed's and the socket's, not that delay's (fsync is off).
+	poolCfg, err := pgxpool.ParseConfig(super)
+	if err != nil {
+		return deliveryResult{}, err
+	}
+	poolCfg.ConnConfig.RuntimeParams["synchronous_commit"] = "on"
+	pool, err := pgxpool.NewWithConfig(ctx, poolCfg)
 	if err != nil {
 		return deliveryResult{}, err
 	}
