@@ -100,7 +100,7 @@ func (k *changeSink) push(ids map[uint32]uint32, d ChangeDelivery) {
 		k.wrote(d.Pos)
 		return
 	}
-	data := encodeText(k.c.s.vsn, null, null, k.c.topic, "postgres_changes", map[string]any{"ids": mine, "data": d.Data})
+	data := encodeChange(k.c.s.vsn, k.c.topic, mine, d.Data)
 	k.c.s.enqueue(frame{data: data, written: func() { k.wrote(d.Pos) }})
 }
 

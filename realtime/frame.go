@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 )
 
 // Serializer versions, as realtime-js's constants.ts names them: vsn
@@ -171,6 +172,41 @@ func encodeText(vsn string, joinRef, ref json.RawMessage, topic, event string, p
 		panic(fmt.Sprintf("realtime: encoding %s: %v", event, err))
 	}
 	return out
+}
+
+// encodeChange writes a postgres_changes push, {"ids":[…],"data":…},
+// as encodeText would, without a pass of encoding/json over data: data is
+// the change's payload, which the feed built as compact JSON once for
+// every subscriber of a role, and a socket of each of them writes it.
+// The frame is appended by hand around it (the topic alone goes through
+// encoding/json, for its quoting).
+func encodeChange(vsn, topic string, ids []uint32, data json.RawMessage) []byte {
+	quoted, err := json.Marshal(topic)
+	if err != nil {
+		panic(fmt.Sprintf("realtime: encoding a topic: %v", err))
+	}
+	out := make([]byte, 0, len(data)+len(quoted)+96+8*len(ids))
+	if vsn == vsn1 {
+		out = append(out, `{"join_ref":null,"ref":null,"topic":`...)
+		out = append(out, quoted...)
+		out = append(out, `,"event":"postgres_changes","payload":{"ids":[`...)
+	} else {
+		out = append(out, `[null,null,`...)
+		out = append(out, quoted...)
+		out = append(out, `,"postgres_changes",{"ids":[`...)
+	}
+	for i, id := range ids {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = strconv.AppendUint(out, uint64(id), 10)
+	}
+	out = append(out, `],"data":`...)
+	out = append(out, data...)
+	if vsn == vsn1 {
+		return append(out, "}}"...)
+	}
+	return append(out, "}]"...)
 }
 
 // encodeUserBroadcast writes a binary broadcast as Supabase's V2

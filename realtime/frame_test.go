@@ -62,3 +62,29 @@ func FuzzDecode(f *testing.F) {
 		_, _ = decodeBinary(data)
 	})
 }
+
+// TestEncodeChange: a postgres_changes push written by hand is the JSON
+// encodeText writes, for both serializers, a topic that needs quoting and
+// one id or several.
+func TestEncodeChange(t *testing.T) {
+	data := json.RawMessage(`{"schema":"public","table":"t","eventType":"INSERT","new":{"a":"<b> & \"q\"","n":[1,2.5,null]},"errors":null}`)
+	for _, vsn := range []string{vsn1, vsn2} {
+		for _, ids := range [][]uint32{{1}, {3, 12, 4000000000}} {
+			topic := "realtime:room \"é\" <x>"
+			got := encodeChange(vsn, topic, ids, data)
+			want := encodeText(vsn, null, null, topic, "postgres_changes", map[string]any{"ids": ids, "data": data})
+			var g, w any
+			if err := json.Unmarshal(got, &g); err != nil {
+				t.Fatalf("vsn %s: %s is not JSON: %v", vsn, got, err)
+			}
+			if err := json.Unmarshal(want, &w); err != nil {
+				t.Fatal(err)
+			}
+			gj, _ := json.Marshal(g)
+			wj, _ := json.Marshal(w)
+			if string(gj) != string(wj) {
+				t.Errorf("vsn %s, ids %v:\n got %s\nwant %s", vsn, ids, got, want)
+			}
+		}
+	}
+}

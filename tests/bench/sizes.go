@@ -22,7 +22,7 @@ import (
 // /size_rows?order=id&limit=N for each N of -sizes, as JSON and as CSV,
 // and GET /rpc/size_rows_upto?n=N, the same rows as JSON through a
 // set-returning function, one request at a time; then sizeConc requests
-// of the largest N at once, for the table's two representations.
+// of the largest N at once, for each of the three.
 // PostgreSQL alone is pgconn reading the same rows' text (the JSON of
 // each row, or its CSV record) from a query, row by row, and throwing it
 // away: the least PostgreSQL does to produce that body. pgrest runs in a
@@ -124,9 +124,6 @@ func measureSizes(ctx context.Context, e *env, opt options) error {
 		}
 	}
 	for _, f := range sizeFormats {
-		if f.rpc {
-			continue
-		}
 		st, err := srv.measure(ctx, e, f, largest, sizeConc)
 		if err != nil {
 			return err

@@ -85,6 +85,11 @@ func deliveryRun(ctx context.Context, auth, super string, clients, n, run int) (
 		"realtime_enabled":     "true",
 		"realtime_publication": "bench_delivery",
 		"realtime_node_name":   "delivery" + strconv.Itoa(run),
+		// Room for every change of the run in each socket's queue:
+		// the bench's clients, on the same two cores, may read slower
+		// than pgrest writes, and the run measures the rate, not the
+		// slow-consumer cut (tests/realtimesocket tests that).
+		"realtime_queue_size": strconv.Itoa(n + 64),
 	}, "/feed?limit=1")
 	if err != nil {
 		return deliveryResult{}, err

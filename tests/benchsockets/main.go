@@ -49,6 +49,7 @@ func main() {
 	n := flag.Int("n", 1000, "idle sockets to open")
 	clients := flag.String("delivery", "1,100", "clients of the delivery runs, comma-separated (empty: none)")
 	changes := flag.Int("changes", 2000, "changes (single-row inserts) per delivery run")
+	flag.StringVar(&adminAddr, "admin", "", "address of the Caddy admin endpoint of the server under test, such as 127.0.0.1:2999, to take a profile from its /debug/pprof/ during a run (empty: off)")
 	flag.Parse()
 	if err := run(*n); err != nil {
 		fmt.Fprintln(os.Stderr, "benchsockets:", err)
@@ -133,6 +134,10 @@ func run(n int) error {
 	return nil
 }
 
+// adminAddr is where the server under test serves Caddy's admin endpoint
+// (-admin), off when empty.
+var adminAddr string
+
 // caddyProcess is Caddy serving pgrest, this binary started again.
 type caddyProcess struct {
 	port, pid int
@@ -150,7 +155,7 @@ func startCaddy(ctx context.Context, dirs map[string]string, readyPath string) (
 	if err != nil {
 		return nil, err
 	}
-	text := pgresttest.Caddyfile(port, dirs, pgresttest.Options{LogLevel: "ERROR"})
+	text := pgresttest.Caddyfile(port, dirs, pgresttest.Options{LogLevel: "ERROR", Admin: adminAddr})
 	config := filepath.Join(dir, "Caddyfile")
 	if err := os.WriteFile(config, []byte(text), 0o600); err != nil {
 		os.RemoveAll(dir)
