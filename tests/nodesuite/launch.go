@@ -26,21 +26,21 @@ func Main(log Logger, run func(ctx context.Context, root string) int) {
 // StartDatabase starts a throwaway PostgreSQL (tests/pgtest) with PostGIS,
 // which both suites' fixtures need, and makes the database name afresh in
 // it (dropped first when left from an earlier run). It returns the
-// database's superuser URL and the function that stops the cluster. opts,
-// when given, start the cluster (wal_level = logical for the realtime
-// change feed).
-func StartDatabase(ctx context.Context, log Logger, name string, opts ...pgtest.Options) (superDSN string, stop func(), err error) {
+// database's superuser URL, the cluster (for a suite that restarts it)
+// and the function that stops it. opts, when given, start the cluster
+// (wal_level = logical for the realtime change feed).
+func StartDatabase(ctx context.Context, log Logger, name string, opts ...pgtest.Options) (superDSN string, cluster *pgtest.Cluster, stop func(), err error) {
 	if err := pgtest.EnsurePostGIS(); err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	log.Printf("starting PostgreSQL")
 	var o pgtest.Options
 	if len(opts) > 0 {
 		o = opts[0]
 	}
-	cluster, err := pgtest.StartWith(o)
+	cluster, err = pgtest.StartWith(o)
 	if err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	stop = func() {
 		log.Printf("stopping PostgreSQL")
@@ -48,9 +48,9 @@ func StartDatabase(ctx context.Context, log Logger, name string, opts ...pgtest.
 	}
 	if superDSN, err = cluster.NewDatabase(ctx, name); err != nil {
 		stop()
-		return "", nil, err
+		return "", nil, nil, err
 	}
-	return superDSN, stop, nil
+	return superDSN, cluster, stop, nil
 }
 
 // Serve serves pgrest with the subdirectives dirs through a real Caddy

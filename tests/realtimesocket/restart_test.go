@@ -22,12 +22,15 @@ func TestRestartMidStream(t *testing.T) {
 	c.expect(topic, "system")
 
 	const rows = 20
+	// Titles of this run's own, so that a run again (-count) writes rows.
+	run := time.Now().UnixNano()
+	title := func(i int) string { return fmt.Sprintf("restart-%d-%d", run, i) }
 	insert := func(i int) {
 		t.Helper()
 		// Run again until it commits: a commit whose outcome a broken
 		// connection hid is not repeated (the title is checked first).
-		sql := fmt.Sprintf(`insert into api.rt_todos (owner, title) select 'u9', 'restart-%d'
-			where not exists (select from api.rt_todos where title = 'restart-%d')`, i, i)
+		sql := fmt.Sprintf(`insert into api.rt_todos (owner, title) select 'u9', '%s'
+			where not exists (select from api.rt_todos where title = '%s')`, title(i), title(i))
 		for attempt := 0; ; attempt++ {
 			err := pgtest.ExecSQL(context.Background(), db.SuperDSN, sql)
 			if err == nil {
@@ -60,8 +63,8 @@ func TestRestartMidStream(t *testing.T) {
 		}
 	}
 	for i := 0; i < rows; i++ {
-		if seen[fmt.Sprintf("restart-%d", i)] != 1 {
-			t.Errorf("restart-%d: delivered %d times", i, seen[fmt.Sprintf("restart-%d", i)])
+		if seen[title(i)] != 1 {
+			t.Errorf("%s: delivered %d times", title(i), seen[title(i)])
 		}
 	}
 

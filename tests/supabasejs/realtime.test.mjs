@@ -9,11 +9,24 @@
 import { test, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { createHmac } from 'node:crypto'
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
 import { createClient } from '@supabase/supabase-js'
 import { supabaseUrl, anonKey, unique } from './helpers.mjs'
 import { startProxy, within } from './proxy.mjs'
 
 const secret = process.env.PGREST_JWT_SECRET
+// dbUrl is a superuser URL of the database; controlUrl where the suite's
+// server restarts PostgreSQL (tests/client/server/control.go).
+const dbUrl = process.env.PGREST_DB_URL
+const controlUrl = process.env.PGREST_CONTROL_URL
+const execFileP = promisify(execFile)
+
+// psql runs each statement through psql, as a transaction of its own:
+// writes made beside the API, as an operator or another service makes
+// them. The values the tests put in statements are their own names.
+const psql = (...statements) =>
+  execFileP('psql', [dbUrl, '-X', '-q', '-v', 'ON_ERROR_STOP=1', ...statements.flatMap((sql) => ['-c', sql])])
 const b64 = (v) => Buffer.from(JSON.stringify(v)).toString('base64url')
 
 // sign makes an HS256 token with the server's secret.
@@ -142,7 +155,7 @@ test('broadcast and presence between clients on two nodes', async () => {
   assert.equal(e.newPresences[0].node, 1)
 })
 
-test('postgres_changes: each user hears of their own rows, written through REST or SQL', async () => {
+test('postgres_changes: each user hears of their own rows, written through the REST API', async () => {
   const u1 = unique('u1')
   const u2 = unique('u2')
   const c1 = await client(() => tokenFor(u1))
@@ -265,4 +278,99 @@ test('postgres_changes resume after a dropped socket: realtime-js reconnects and
   await insert('live-2')
   await expectTitles('live-2')
   await sub.removeAllChannels()
+})
+
+// changesOf subscribes a client of user to postgres_changes of
+// api.rt_todos (event) and returns the queue of their payloads.
+const changesOf = async (user, event = '*') => {
+  const c = await client(() => tokenFor(user))
+  const got = queue()
+  await subscribed(c.channel(unique('todos')).on('postgres_changes', { event, schema: 'api', table: 'rt_todos' }, (p) => got.push(p)))
+  return got
+}
+
+test('postgres_changes: INSERT, UPDATE and DELETE made in psql reach the user who may see the row', async () => {
+  const u = unique('sql')
+  const got = await changesOf(u)
+  const title = unique('psql')
+  await psql(`insert into api.rt_todos (owner, title) values ('${u}', '${title}')`)
+  let p = await got.next('the insert made in psql')
+  assert.equal(p.eventType, 'INSERT')
+  assert.equal(p.new.title, title)
+  assert.equal(p.new.owner, u)
+  const id = p.new.id
+  await psql(`update api.rt_todos set done = true where id = ${id}`)
+  p = await got.next('the update made in psql')
+  assert.equal(p.eventType, 'UPDATE')
+  assert.equal(p.new.id, id)
+  assert.equal(p.new.done, true)
+  await psql(`delete from api.rt_todos where id = ${id}`)
+  // A DELETE reaches every subscriber with the key only (row-level
+  // security cannot be checked on a row that is gone): skip others'.
+  do p = await got.next('the delete made in psql'); while (p.eventType === 'DELETE' && p.old.id !== id)
+  assert.equal(p.eventType, 'DELETE')
+  assert.deepEqual(p.old, { id })
+})
+
+test('postgres_changes under row-level security: over 300 changes in several transactions, each user hears of exactly their own rows', async () => {
+  const u1 = unique('many1')
+  const u2 = unique('many2')
+  const got1 = await changesOf(u1, 'INSERT')
+  const got2 = await changesOf(u2, 'INSERT')
+  const tag = unique('many')
+  // Three transactions of 100 rows and 20 of one row, owners alternating.
+  const statements = [0, 100, 200].map((from) =>
+    `insert into api.rt_todos (owner, title) select case when g % 2 = 0 then '${u1}' else '${u2}' end, '${tag}-' || g from generate_series(${from + 1}, ${from + 100}) g`)
+  for (let g = 301; g <= 320; g++) statements.push(`insert into api.rt_todos (owner, title) values ('${g % 2 === 0 ? u1 : u2}', '${tag}-${g}')`)
+  await psql(...statements)
+  // A last row for each user: it comes after everything committed before
+  // it, so once it is there nothing of the 320 is still on its way.
+  await psql(`insert into api.rt_todos (owner, title) values ('${u1}', '${tag}-end'), ('${u2}', '${tag}-end')`)
+  for (const [user, got, parity] of [[u1, got1, 0], [u2, got2, 1]]) {
+    const titles = []
+    for (;;) {
+      const p = await got.next(`${user}'s inserts`)
+      assert.equal(p.new.owner, user, `${user} heard of another's row: ${JSON.stringify(p.new)}`)
+      if (p.new.title === `${tag}-end`) break
+      titles.push(p.new.title)
+    }
+    const want = []
+    for (let g = 1; g <= 320; g++) if (g % 2 === parity) want.push(`${tag}-${g}`)
+    assert.deepEqual(titles, want, `${user} heard of ${titles.length} rows of ${want.length}, or out of order`)
+  }
+})
+
+test('postgres_changes across a restart of PostgreSQL: every change committed before and after it arrives once', async () => {
+  const u = unique('restart')
+  const got = await changesOf(u, 'INSERT')
+  // Written again until it commits, while PostgreSQL comes back; a
+  // commit whose answer the restart cut off is not repeated.
+  const insert = async (title) => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await psql(`insert into api.rt_todos (owner, title) select '${u}', '${title}' where not exists (select from api.rt_todos where title = '${title}')`)
+        return
+      } catch (err) {
+        if (attempt === 300) throw err
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+    }
+  }
+  const want = []
+  for (let i = 1; i <= 5; i++) want.push(`${u}-before-${i}`)
+  for (const t of want) await insert(t)
+  const res = await fetch(`${controlUrl}/restart-postgres`, { method: 'POST' })
+  assert.equal(res.status, 204, await res.text())
+  for (let i = 1; i <= 5; i++) {
+    want.push(`${u}-after-${i}`)
+    await insert(want[want.length - 1])
+  }
+  await insert(`${u}-end`)
+  const seen = []
+  for (;;) {
+    const title = (await got.next('the changes around the restart')).new.title
+    if (title === `${u}-end`) break
+    seen.push(title)
+  }
+  assert.deepEqual(seen, want, 'each change once, in commit order')
 })

@@ -34,6 +34,11 @@
 //	                    Supabase anon key
 //	PGREST_SECOND_NODE_URL for supabasejs, the site's URL on a second pgrest
 //	                    node (another realtime node on the same database)
+//	PGREST_DB_URL       for supabasejs, a superuser URL of the database, for
+//	                    writes through psql
+//	PGREST_CONTROL_URL  for supabasejs, where a POST of /restart-postgres
+//	                    restarts PostgreSQL (fast shutdown) and answers once
+//	                    it accepts connections again (see control.go)
 //
 // Set PGREST_TEST_DSN to a superuser URL to use a running PostgreSQL instead of
 // a throwaway one (see tests/pgtest); PGREST_CLIENT_KEEP=1 keeps the server
@@ -144,7 +149,7 @@ func run(ctx context.Context, root string) int {
 	defer cancel()
 	// The fixture's GeoJSON tests need PostGIS, which StartDatabase
 	// installs.
-	superDSN, stopDB, err := nodesuite.StartDatabase(setupCtx, log, database, pgtest.Options{LogicalReplication: st.realtime})
+	superDSN, cluster, stopDB, err := nodesuite.StartDatabase(setupCtx, log, database, pgtest.Options{LogicalReplication: st.realtime})
 	if err != nil {
 		return log.FailOrInterrupted(ctx, err)
 	}
@@ -195,14 +200,23 @@ func run(ctx context.Context, root string) int {
 	if err != nil {
 		return fail(err)
 	}
-	code := runNode(ctx, root, node, st.dir, os.Args[1:], []string{
+	env := []string{
 		"PGREST_URL=" + baseURL,
 		"PGREST_SUPABASE_URL=" + siteURL,
 		"PGREST_JWT_SECRET=" + jwtSecret,
 		"PGREST_USER_TOKEN=" + token,
 		"PGREST_ANON_KEY=" + anonKey,
 		"PGREST_SECOND_NODE_URL=" + secondURL,
-	})
+	}
+	if st.realtime {
+		controlURL, stopControl, err := serveControl(cluster)
+		if err != nil {
+			return fail(err)
+		}
+		defer stopControl()
+		env = append(env, "PGREST_DB_URL="+superDSN, "PGREST_CONTROL_URL="+controlURL)
+	}
+	code := runNode(ctx, root, node, st, os.Args[1:], env)
 	return log.Finish(ctx, code, baseURL, logPath)
 }
 
@@ -248,9 +262,15 @@ func anonToken() (string, error) {
 // runNode runs node --test in the module root with the suite's environment,
 // its output going straight to ours, and returns its exit code. The TAP
 // reporter is the default (node would pick spec on a terminal), so the run
-// always ends with the "# pass N" and "# fail N" summary lines.
-func runNode(ctx context.Context, root string, node []string, dir string, args, env []string) int {
+// always ends with the "# pass N" and "# fail N" summary lines. A
+// realtime suite's files run one after the other: one of its tests
+// restarts PostgreSQL, which would break another file's requests.
+func runNode(ctx context.Context, root string, node []string, st suite, args, env []string) int {
+	dir := st.dir
 	nodeArgs := []string{"--test"}
+	if st.realtime {
+		nodeArgs = append(nodeArgs, "--test-concurrency=1")
+	}
 	if !hasReporter(args) {
 		nodeArgs = append(nodeArgs, "--test-reporter=tap")
 	}

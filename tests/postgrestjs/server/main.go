@@ -81,7 +81,7 @@ func run(ctx context.Context, root string) int {
 	defer cancel()
 	// 00-schema.sql creates PostGIS in the schema extensions, which
 	// StartDatabase installs.
-	superDSN, stopDB, err := nodesuite.StartDatabase(setupCtx, log, database)
+	superDSN, _, stopDB, err := nodesuite.StartDatabase(setupCtx, log, database)
 	if err != nil {
 		return log.FailOrInterrupted(ctx, err)
 	}
