@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/pgrest/caddy-pgrest/executor"
 	"github.com/pgrest/caddy-pgrest/executor/sqltext"
@@ -73,9 +75,14 @@ func columnPrivileges(ctx context.Context, pool *pgxpool.Pool, rel *relation, ro
 // primary key values per row) as who: the executor's own statement
 // switches role and claims (set_config(..., true), so that policies see
 // what they see for a request), then the query runs, both in one
-// pipelined batch, which PostgreSQL runs as one implicit transaction:
-// one round trip, and the settings end with it. It returns the indexes
-// (0-based) of keys whose rows who may see.
+// pipeline, which PostgreSQL runs as one implicit transaction: one round
+// trip, and the settings end with it. It returns the indexes (0-based)
+// of keys whose rows who may see.
+//
+// Both are unnamed statements, parsed in turn: the query is parsed after
+// the role switch, as who. Prepared ahead, as pgx prepares a batch, it
+// would be parsed as the authenticator, which, as PostgREST's
+// authenticator, need not be allowed to use the table's schema.
 //
 // The transaction commits, and the connection is the REST API's: what
 // the table's policies, run as who, left at session level (a setting, SET
@@ -92,40 +99,67 @@ func visibleRows(ctx context.Context, pool *pgxpool.Pool, legacy bool, rel *rela
 	if err != nil {
 		return nil, err
 	}
-	args := make([]any, len(settings.Args))
-	for i, a := range settings.Args {
-		args[i] = string(a)
-	}
-	var b pgx.Batch
-	b.Queue(settings.SQL.String(), args...)
-	b.Queue(rel.visible, string(arg))
 	conn, err := pool.Acquire(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer executor.ReleaseReset(ctx, conn)
-	return readVisible(conn.SendBatch(ctx, &b))
-}
-
-// readVisible reads visibleRows' batch: the settings, then the 1-based
-// positions of the visible rows.
-func readVisible(br pgx.BatchResults) (map[int]bool, error) {
-	defer br.Close()
-	if _, err := br.Exec(); err != nil {
+	p := conn.Conn().PgConn().StartPipeline(ctx)
+	p.SendQueryParams(settings.SQL.String(), settings.Args, nil, nil, nil)
+	p.SendQueryParams(rel.visible, [][]byte{arg}, nil, nil, nil)
+	if err := p.Sync(); err != nil {
+		_ = p.Close()
 		return nil, err
 	}
-	rows, err := br.Query()
+	out, err := readVisible(p)
+	if cerr := p.Close(); err == nil {
+		err = cerr
+	}
+	return out, err
+}
+
+// readVisible reads visibleRows' pipeline: the settings, then the
+// 1-based positions of the visible rows (int8, as text), then the Sync.
+func readVisible(p *pgconn.Pipeline) (map[int]bool, error) {
+	next := func() (*pgconn.ResultReader, error) {
+		res, err := p.GetResults()
+		if err != nil {
+			return nil, err
+		}
+		rr, ok := res.(*pgconn.ResultReader)
+		if !ok {
+			return nil, fmt.Errorf("realtime: visibility check: unexpected %T in the pipeline", res)
+		}
+		return rr, nil
+	}
+	rr, err := next()
 	if err != nil {
+		return nil, err
+	}
+	if _, err := rr.Close(); err != nil {
+		return nil, err
+	}
+	if rr, err = next(); err != nil {
 		return nil, err
 	}
 	out := map[int]bool{}
-	var n int64
-	_, err = pgx.ForEachRow(rows, []any{&n}, func() error {
+	for rr.NextRow() {
+		n, err := strconv.ParseInt(string(rr.Values()[0]), 10, 64)
+		if err != nil {
+			_, _ = rr.Close()
+			return nil, fmt.Errorf("realtime: visibility check: position %q: %w", rr.Values()[0], err)
+		}
 		out[int(n)-1] = true
-		return nil
-	})
+	}
+	if _, err := rr.Close(); err != nil {
+		return nil, err
+	}
+	res, err := p.GetResults()
 	if err != nil {
 		return nil, err
 	}
-	return out, br.Close()
+	if _, ok := res.(*pgconn.PipelineSync); !ok {
+		return nil, fmt.Errorf("realtime: visibility check: unexpected %T at the end of the pipeline", res)
+	}
+	return out, nil
 }

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/pgrest/caddy-pgrest/tests/pgresttest"
+	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
 
 // authDSN connects as the authenticator; superDSN as a superuser.
@@ -25,7 +26,8 @@ const jwtSecret = "pgrest-browser-secret-that-is-long-enough-0123456789"
 // TestMain loads testdata/browser.sql into a fresh database of a throwaway
 // cluster and runs the tests.
 func TestMain(m *testing.M) {
-	db := pgresttest.MustSetUp("pgrest_browser", pgresttest.Files("testdata/browser.sql"))
+	// wal_level = logical: the realtime page hears of inserts.
+	db := pgresttest.MustSetUpWith("pgrest_browser", pgtest.Options{LogicalReplication: true}, pgresttest.Files("testdata/browser.sql"))
 	superDSN, authDSN = db.SuperDSN, db.AuthenticatorDSN()
 	db.Run(m)
 }

@@ -194,3 +194,26 @@ func TestRowLevelSecurityMissesNoCommit(t *testing.T) {
 		t.Errorf("of %d rows alice may see, never received: %v; received more than once: %v", rows, missing, twice)
 	}
 }
+
+// The visibility check runs as the subscriber's role in a schema the
+// authenticator may not use, as PostgREST's authenticator need not: its
+// query is parsed after the role switch, not prepared ahead as the
+// authenticator (which failed with "permission denied for schema").
+func TestRowLevelSecurityInASchemaOnlyTheRoleMayUse(t *testing.T) {
+	e := newEnv(t, "rt_rls_schema", changes.Config{})
+	pgtest.Exec(t, e.dsn, `create schema hideaway;
+grant usage on schema hideaway to rt_user;
+create table hideaway.todos (id int primary key, owner text);
+alter table hideaway.todos enable row level security;
+create policy own on hideaway.todos for select to rt_user
+  using (owner = current_setting('request.jwt.claims', true)::json ->> 'sub');
+grant select on hideaway.todos to rt_user;
+alter publication pgrest_realtime add table hideaway.todos;`)
+	_, _, alice := subscribe(t, e, user("alice"), changes.Spec{Event: "INSERT", Schema: "hideaway", Table: "todos"})
+	pgtest.Exec(t, e.dsn, `insert into hideaway.todos values (1, 'bob'), (2, 'alice');
+insert into hideaway.todos values (3, 'alice')`)
+	got := alice.wait(t, 2)
+	if len(got) != 2 || got[0].Data.Record["id"] != float64(2) || got[1].Data.Record["id"] != float64(3) {
+		t.Errorf("alice received %v, want rows 2 and 3", summary(got))
+	}
+}
