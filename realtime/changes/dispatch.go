@@ -255,7 +255,7 @@ func (f *Feed) checkVisibility(ctx context.Context, rel *relation, all []pending
 				}
 				var seen map[int]bool
 				err := f.retry(ctx, "checking row visibility", func() (err error) {
-					seen, err = visibleRows(ctx, f.pool, f.legacy, rel, who, keys)
+					seen, err = visibleRows(ctx, f.pool, &preparedVisibility, f.legacy, rel, who, keys)
 					return err
 				})
 				if err != nil {

@@ -71,12 +71,26 @@ var slots atomic.Int32
 // a slot of its own (slot names are cluster-wide).
 func newEnv(t *testing.T, name string, cfg changes.Config) *env {
 	t.Helper()
+	return newEnvWithPool(t, name, cfg, 0)
+}
+
+// newEnvWithPool is newEnv with a pool of at most maxConns connections
+// (0: pgxpool's default).
+func newEnvWithPool(t *testing.T, name string, cfg changes.Config, maxConns int32) *env {
+	t.Helper()
 	dsn := pg.CreateDatabase(t, name)
 	pgtest.Exec(t, dsn, fixture)
 	auth := pgtest.DSNFor(dsn, "authenticator", "secret")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	pool, err := pgxpool.New(ctx, auth)
+	poolCfg, err := pgxpool.ParseConfig(auth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if maxConns > 0 {
+		poolCfg.MaxConns = maxConns
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, poolCfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/pgrest/caddy-pgrest/realtime/changes"
 	"github.com/pgrest/caddy-pgrest/tests/pgtest"
 )
@@ -215,5 +216,49 @@ insert into hideaway.todos values (3, 'alice')`)
 	got := alice.wait(t, 2)
 	if len(got) != 2 || got[0].Data.Record["id"] != float64(2) || got[1].Data.Record["id"] != float64(3) {
 		t.Errorf("alice received %v, want rows 2 and 3", summary(got))
+	}
+}
+
+// A visibility statement deallocated from the pool's connection (by a
+// function that runs DEALLOCATE, say) is prepared again at once: the
+// change checked at that moment still reaches its subscriber. One
+// connection, so that the next check runs where the statement was.
+func TestRowLevelSecurityAfterDeallocate(t *testing.T) {
+	e := newEnvWithPool(t, "rt_rls_dealloc", changes.Config{}, 1)
+	_, _, alice := subscribe(t, e, user("alice"), changes.Spec{Event: "INSERT", Schema: "public", Table: "todos"})
+	pgtest.Exec(t, e.dsn, `insert into todos (id, owner) values (1, 'alice')`)
+	alice.wait(t, 1)
+	conns := make([]*pgxpool.Conn, e.pool.Config().MaxConns)
+	dropped := 0
+	for i := range conns {
+		c, err := e.pool.Acquire(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns[i] = c
+		rows, err := c.Query(t.Context(), "select name from pg_prepared_statements where name like 'pgrest_realtime_visible_%'")
+		if err != nil {
+			t.Fatal(err)
+		}
+		names, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range names {
+			if _, err := c.Exec(t.Context(), "deallocate "+pgx.Identifier{name}.Sanitize()); err != nil {
+				t.Fatal(err)
+			}
+			dropped++
+		}
+	}
+	for _, c := range conns {
+		c.Release()
+	}
+	if dropped == 0 {
+		t.Fatal("no visibility statement was prepared on the pool's connections")
+	}
+	pgtest.Exec(t, e.dsn, `insert into todos (id, owner) values (2, 'alice')`)
+	if got := alice.wait(t, 2); got[1].Data.Record["id"] != float64(2) {
+		t.Errorf("alice received %v, want rows 1 and 2", summary(got))
 	}
 }
