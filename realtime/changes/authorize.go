@@ -85,11 +85,11 @@ func columnPrivileges(ctx context.Context, pool *pgxpool.Pool, rel *relation, ro
 //
 // The query is prepared in that pipeline after the role switch, as who,
 // the first time a connection runs it (preparedVisibility records which
-// have it).
-// Prepared ahead, as pgx prepares a batch, it would be parsed as the
-// authenticator, which, as PostgREST's authenticator, need not be allowed
-// to use the table's schema; parsed anew at each check, unnamed, it cost
-// a fifth of the rate under row-level security with 100 and 1,000 users.
+// connections have it). Prepared ahead, as pgx prepares a batch, it would
+// be parsed as the authenticator, which, as PostgREST's authenticator,
+// need not be allowed to use the table's schema; parsed anew at each
+// check, unnamed, it cost a fifth of the rate under row-level security
+// with 100 and 1,000 users.
 //
 // The transaction commits, and the connection is the REST API's: what
 // the table's policies, run as who, left at session level (a setting, SET
