@@ -112,7 +112,8 @@ func visibleRows(ctx context.Context, pool *pgxpool.Pool, prepared *preparedSet,
 	}
 	defer executor.ReleaseReset(ctx, conn)
 	pc := conn.Conn().PgConn()
-	out, err := checkVisible(ctx, pc, prepared, settings.SQL.String(), settings.Args, rel.visible, arg)
+	name := visibilityStatementName(who.Role, rel.visible)
+	out, err := checkVisible(ctx, pc, prepared, name, settings.SQL.String(), settings.Args, rel.visible, arg)
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {
 		switch pgErr.Code {
@@ -121,19 +122,18 @@ func visibleRows(ctx context.Context, pool *pgxpool.Pool, prepared *preparedSet,
 			// DEALLOCATE): prepare it again, at once, so that no
 			// change is dropped for it.
 			prepared.forget(pc)
-			out, err = checkVisible(ctx, pc, prepared, settings.SQL.String(), settings.Args, rel.visible, arg)
+			out, err = checkVisible(ctx, pc, prepared, name, settings.SQL.String(), settings.Args, rel.visible, arg)
 		case "42P05":
 			// Prepared already, by what the record does not know of.
-			prepared.add(pc, visibilityStatementName(rel.visible))
-			out, err = checkVisible(ctx, pc, prepared, settings.SQL.String(), settings.Args, rel.visible, arg)
+			prepared.add(pc, name)
+			out, err = checkVisible(ctx, pc, prepared, name, settings.SQL.String(), settings.Args, rel.visible, arg)
 		}
 	}
 	return out, err
 }
 
 // checkVisible sends visibleRows' pipeline on pc and reads it.
-func checkVisible(ctx context.Context, pc *pgconn.PgConn, prepared *preparedSet, settingsSQL string, settingsArgs [][]byte, visibleSQL string, arg []byte) (map[int]bool, error) {
-	name := visibilityStatementName(visibleSQL)
+func checkVisible(ctx context.Context, pc *pgconn.PgConn, prepared *preparedSet, name, settingsSQL string, settingsArgs [][]byte, visibleSQL string, arg []byte) (map[int]bool, error) {
 	prepare := !prepared.has(pc, name)
 	p := pc.StartPipeline(ctx)
 	p.SendQueryParams(settingsSQL, settingsArgs, nil, nil, nil)
@@ -202,10 +202,11 @@ func readVisible(p *pgconn.Pipeline, madePrepared func()) (map[int]bool, error) 
 }
 
 // visibilityStatementName names a visibility query's prepared statement
-// after its text, so that a table whose key changed gets a statement of
-// its own.
-func visibilityStatementName(sql string) string {
-	sum := sha256.Sum256([]byte(sql))
+// after the role it runs as and its text, as the executor names its
+// statements: a plan is only ever reused by the role it was made for (see
+// SECURITY.md), and a table whose key changed gets a statement of its own.
+func visibilityStatementName(role, sql string) string {
+	sum := sha256.Sum256([]byte(role + "\x00" + sql))
 	return "pgrest_realtime_visible_" + hex.EncodeToString(sum[:8])
 }
 
