@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"weak"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -211,26 +212,29 @@ func visibilityStatementName(role, sql string) string {
 }
 
 // preparedSet records which connections have which visibility
-// statements prepared. A connection closed is let go the next time one
-// is added (at most one per pool connection is ever held past its end).
-// There is one, preparedVisibility, for every feed of the process: feeds
-// of several nodes or sites can share one pool's connections.
+// statements prepared. It holds the connections weakly: one the pool has
+// closed and let go is not kept alive by it, its entry goes the next
+// time one is added, and a new connection never matches an old entry
+// (weak pointers of different objects differ). A connection's own state
+// is not read here: it may be in use by another goroutine. There is one,
+// preparedVisibility, for every feed of the process: feeds of several
+// nodes or sites can share one pool's connections.
 var preparedVisibility preparedSet
 
 type preparedSet struct {
 	mu sync.Mutex
-	on map[*pgconn.PgConn]map[string]bool
+	on map[weak.Pointer[pgconn.PgConn]]map[string]bool
 }
 
 func (s *preparedSet) has(c *pgconn.PgConn, name string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.on[c][name]
+	return s.on[weak.Make(c)][name]
 }
 
 func (s *preparedSet) forget(c *pgconn.PgConn) {
 	s.mu.Lock()
-	delete(s.on, c)
+	delete(s.on, weak.Make(c))
 	s.mu.Unlock()
 }
 
@@ -238,15 +242,16 @@ func (s *preparedSet) add(c *pgconn.PgConn, name string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.on == nil {
-		s.on = map[*pgconn.PgConn]map[string]bool{}
+		s.on = map[weak.Pointer[pgconn.PgConn]]map[string]bool{}
 	}
 	for other := range s.on {
-		if other.IsClosed() {
+		if other.Value() == nil {
 			delete(s.on, other)
 		}
 	}
-	if s.on[c] == nil {
-		s.on[c] = map[string]bool{}
+	key := weak.Make(c)
+	if s.on[key] == nil {
+		s.on[key] = map[string]bool{}
 	}
-	s.on[c][name] = true
+	s.on[key][name] = true
 }
